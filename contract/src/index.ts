@@ -1,0 +1,4 @@
+export * from './auth.ts';
+export * from './errors.ts';
+export * from './routes.ts';
+export * from './users.ts';

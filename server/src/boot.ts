@@ -1,0 +1,25 @@
+/** Everything between reading the environment and listening: shared by main.ts and tests. */
+import { buildApp, type App } from './app.ts';
+import { loadConfig, type Config } from './config.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { resolveSecretKey } from './lib/secret-key.ts';
+import type { UserRow } from './db/schema.ts';
+
+export type Booted = {
+  app: App;
+  config: Config;
+  handle: DatabaseHandle;
+  firstAdmin: { user: UserRow; generatedPassword?: string } | null;
+};
+
+export async function boot(env?: Record<string, string | undefined>): Promise<Booted> {
+  const config = loadConfig(env);
+  const handle = openDatabase(config);
+  const applied = await migrateToLatest(handle.db);
+  const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
+  const app = await buildApp({ config, db: handle.db, secretKey });
+  app.log.info({ dialect: handle.dialect, applied }, 'database ready');
+  const firstAdmin = await app.services.users.ensureFirstAdmin(config.admin);
+  return { app, config, handle, firstAdmin };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      publicUrl: 'http://localhost:3000',
+      dataDir: './data',
+      databaseUrl: undefined,
+      secretKey: undefined,
+      defaultQuotaBytes: 10 * 1024 ** 3,
+      logLevel: 'info',
+      trustProxy: false,
+    });
+  });
+
+  it('derives PUBLIC_URL from PORT and strips a trailing slash from an explicit one', () => {
+    expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_URL: 'https://files.example.com/' }).publicUrl).toBe(
+      'https://files.example.com',
+    );
+  });
+
+  it('names every wrong variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(
+      /PORT[\s\S]*DATABASE_URL/,
+    );
+    expect(() => loadConfig({ SECRET_KEY: 'short' })).toThrow(
+      /SECRET_KEY: must be at least 32 characters/,
+    );
+    expect(() => loadConfig({ ADMIN_EMAIL: 'nope' })).toThrow(/ADMIN_EMAIL/);
+    expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
+  });
+
+  it('reads TRUST_PROXY and PostgreSQL URLs', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).databaseUrl).toBe('postgres://u@h/db');
+  });
+});

@@ -1,0 +1,70 @@
+/** Reads the environment once. The only module allowed to touch process.env. */
+import { z } from 'zod';
+import { DEFAULT_QUOTA_BYTES, Email } from '@upshot/contract';
+
+const optional = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: optional.pipe(z.url().optional()),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optional.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// (leave it unset for SQLite)')
+      .optional(),
+  ),
+  SECRET_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  ADMIN_EMAIL: optional.pipe(Email.optional()),
+  ADMIN_PASSWORD: optional.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
+  ADMIN_USERNAME: optional.pipe(z.string().min(1).max(50).optional()),
+  DEFAULT_QUOTA_BYTES: z.coerce.number().int().nonnegative().default(DEFAULT_QUOTA_BYTES),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  secretKey: string | undefined;
+  admin: { email?: string; password?: string; username?: string };
+  defaultQuotaBytes: number;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  trustProxy: boolean;
+  webDistDir: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses an environment (process.env by default); the message names every wrong variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    secretKey: e.SECRET_KEY,
+    admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD, username: e.ADMIN_USERNAME },
+    defaultQuotaBytes: e.DEFAULT_QUOTA_BYTES,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    webDistDir: new URL('../../web/dist', import.meta.url).pathname,
+  };
+}

@@ -1,0 +1,46 @@
+/** Opens SQLite (default) or PostgreSQL. The only place that knows which engine is behind Kysely. */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+
+export type DatabaseHandle = { db: Db; dialect: Dialect };
+
+// int8 (COUNT, SUM, bigint columns) arrives as a string by default; our numbers stay below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+    };
+  }
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const sqlite = new SQLite(path.join(options.dataDir, 'upshot.db'));
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    dialect: 'sqlite',
+  };
+}
+
+/** Unique-constraint violation on either engine. */
+export function isUniqueViolation(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown };
+  return (
+    e.code === '23505' ||
+    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}

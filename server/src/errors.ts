@@ -1,0 +1,51 @@
+/** Domain errors with stable codes; plugins/errors.ts is the one place that maps them to HTTP. */
+import type { ErrorCode } from '@upshot/contract';
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string) {
+    super('validation_error', 400, message);
+  }
+}
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Authentication required') {
+    super('unauthorized', 401, message);
+  }
+}
+export class ForbiddenError extends AppError {
+  constructor(message = 'You do not have permission to do this') {
+    super('forbidden', 403, message);
+  }
+}
+export class NotFoundError extends AppError {
+  constructor(message = 'Not found') {
+    super('not_found', 404, message);
+  }
+}
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super('conflict', 409, message);
+  }
+}
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super('payload_too_large', 413, message);
+  }
+}
+export class RateLimitError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', 429, message);
+  }
+}

@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, createUser, login, type TestContext } from '../../../test/harness.ts';
+import { createUsersRepository } from '../users/repository.ts';
+import { LOGIN_LIMIT, SESSION_TTL_MS } from './service.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+const me = (headers: Record<string, string>) =>
+  ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers });
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+describe('POST /api/auth/login', () => {
+  it('signs in by email, case-insensitively, and returns a token and the user', async () => {
+    const { row, password } = await createUser(ctx, {
+      email: 'Alice.Smith@Example.com',
+      username: 'alice',
+    });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'alice.smith@EXAMPLE.com', password },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(body.user).toEqual({
+      id: row.id,
+      username: 'alice',
+      email: 'Alice.Smith@Example.com',
+      role: 'user',
+      isActive: true,
+      diskUsed: 0,
+      diskQuota: 10 * 1024 ** 3,
+      createdAt: row.created_at,
+    });
+    expect(res.body).not.toMatch(/hash|digest|argon/i);
+
+    const current = await me(bearer(body.token));
+    expect(current.statusCode).toBe(200);
+    expect(current.json().id).toBe(row.id);
+  });
+
+  it('answers 401 "Invalid credentials" for a wrong password and for an unknown email alike', async () => {
+    const { row } = await createUser(ctx);
+    const wrong = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: row.email, password: 'not the password' },
+    });
+    const unknown = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'nobody-here@example.com', password: 'whatever1' },
+    });
+    for (const res of [wrong, unknown]) {
+      expect(res.statusCode).toBe(401);
+      expect(res.json()).toEqual({ error: 'unauthorized', message: 'Invalid credentials' });
+    }
+  });
+
+  it('refuses an inactive user even with the right password', async () => {
+    const { row, password } = await createUser(ctx);
+    await login(ctx, row.email, password);
+    await createUsersRepository(ctx.handle.db).setActive(row.id, false);
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: row.email, password },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('Invalid credentials');
+  });
+
+  it('signs out an existing session once the user is deactivated', async () => {
+    const { row, password } = await createUser(ctx);
+    const token = await login(ctx, row.email, password);
+    await createUsersRepository(ctx.handle.db).setActive(row.id, false);
+    expect((await me(bearer(token))).statusCode).toBe(401);
+  });
+
+  it('names the wrong field with 400 and rejects a body that is not JSON', async () => {
+    const missing = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'a@example.com' },
+    });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ error: 'validation_error', message: 'password is required' });
+
+    const badEmail = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'not-an-email', password: 'x' },
+    });
+    expect(badEmail.statusCode).toBe(400);
+    expect(badEmail.json().message).toMatch(/^email: /);
+
+    const notJson = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":',
+    });
+    expect(notJson.statusCode).toBe(400);
+    expect(notJson.json().error).toBe('validation_error');
+  });
+
+  it('rate-limits sign-in per email, across addresses, with 429 and Retry-After', async () => {
+    const { row, password } = await createUser(ctx);
+    for (let i = 0; i < LOGIN_LIMIT.max; i++) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: row.email, password: 'wrong-password' },
+        remoteAddress: `10.1.0.${i + 1}`,
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const limited = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: row.email, password },
+      remoteAddress: '10.1.1.1',
+    });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json().error).toBe('rate_limited');
+    expect(limited.json().message).toMatch(
+      /^Too many sign-in attempts\. Try again in \d+ seconds?\.$/,
+    );
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+
+    // A new window lets the right password through again.
+    ctx.clock.advance(LOGIN_LIMIT.windowMs);
+    await expect(login(ctx, row.email, password, '10.1.1.1')).resolves.toBeTruthy();
+  });
+
+  it('rate-limits sign-in per address, across emails', async () => {
+    for (let i = 0; i < LOGIN_LIMIT.max; i++) {
+      const res = await ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: `spray${i}@example.com`, password: 'wrong-password' },
+        remoteAddress: '10.2.0.1',
+      });
+      expect(res.statusCode).toBe(401);
+    }
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'spray-last@example.com', password: 'wrong-password' },
+      remoteAddress: '10.2.0.1',
+    });
+    expect(res.statusCode).toBe(429);
+    ctx.clock.advance(LOGIN_LIMIT.windowMs);
+  });
+});
+
+describe('sessions', () => {
+  it('logout revokes the token', async () => {
+    const { row, password } = await createUser(ctx);
+    const token = await login(ctx, row.email, password);
+    const out = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: bearer(token),
+    });
+    expect(out.statusCode).toBe(204);
+    const after = await me(bearer(token));
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual({ error: 'unauthorized', message: 'Authentication required' });
+  });
+
+  it('expires a session left unused for 30 days', async () => {
+    const { row, password } = await createUser(ctx);
+    const token = await login(ctx, row.email, password);
+    ctx.clock.advance(SESSION_TTL_MS + 1000);
+    expect((await me(bearer(token))).statusCode).toBe(401);
+  });
+
+  it('slides the expiry forward while the session is used', async () => {
+    const { row, password } = await createUser(ctx);
+    const token = await login(ctx, row.email, password);
+    const day = 24 * 60 * 60 * 1000;
+    ctx.clock.advance(20 * day);
+    expect((await me(bearer(token))).statusCode).toBe(200);
+    ctx.clock.advance(20 * day); // 40 days after login, 20 after last use
+    expect((await me(bearer(token))).statusCode).toBe(200);
+  });
+
+  it('stores only a digest of the session token', async () => {
+    const { row, password } = await createUser(ctx);
+    const token = await login(ctx, row.email, password);
+    const sessions = await ctx.handle.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('user_id', '=', row.id)
+      .execute();
+    expect(sessions).toHaveLength(1);
+    expect(JSON.stringify(sessions)).not.toContain(token);
+  });
+
+  it('answers 401 for a malformed or unknown bearer token', async () => {
+    expect((await me({ authorization: 'Bearer nope' })).statusCode).toBe(401);
+    expect((await me({ authorization: 'Basic abc' })).statusCode).toBe(401);
+    expect((await me({})).statusCode).toBe(401);
+  });
+});
+
+describe('X-API-Token', () => {
+  it('authenticates a desktop client by its personal API token', async () => {
+    const { row } = await createUser(ctx);
+    const apiToken = ctx.app.services.users.revealApiToken(row);
+    expect(apiToken).toMatch(/^up_/);
+    const res = await me({ 'x-api-token': apiToken });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().id).toBe(row.id);
+    expect((await me({ 'x-api-token': `${apiToken}x` })).statusCode).toBe(401);
+  });
+
+  it('keeps the API token only encrypted and as a digest in the database', async () => {
+    const { row } = await createUser(ctx);
+    const apiToken = ctx.app.services.users.revealApiToken(row);
+    const stored = await ctx.handle.db
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', row.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored)).not.toContain(apiToken);
+    expect(JSON.stringify(stored)).not.toContain(apiToken.slice(3));
+  });
+});
+
+describe('errors', () => {
+  it('answers unknown /api routes with a 404 JSON body', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({
+      error: 'not_found',
+      message: 'No route for GET /api/nothing-here',
+    });
+  });
+});

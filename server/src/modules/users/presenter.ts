@@ -1,0 +1,15 @@
+import type { User } from '@upshot/contract';
+import type { UserRow } from '../../db/schema.ts';
+
+export function toUserResponse(row: UserRow): User {
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    role: row.role,
+    isActive: row.is_active === 1,
+    diskUsed: Number(row.disk_used),
+    diskQuota: Number(row.disk_quota),
+    createdAt: row.created_at,
+  };
+}

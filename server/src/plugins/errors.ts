@@ -1,0 +1,28 @@
+/** The one mapping from thrown errors to HTTP answers: `{ error, message }` bodies everywhere. */
+import type { ErrorBody } from '@upshot/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, RateLimitError } from '../errors.ts';
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
+    if (err instanceof AppError) {
+      if (err instanceof RateLimitError) reply.header('retry-after', String(err.retryAfterSeconds));
+      const body: ErrorBody = { error: err.code, message: err.message };
+      return reply.status(err.status).send(body);
+    }
+    const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const code =
+        status === 413 ? 'payload_too_large' : status === 404 ? 'not_found' : 'validation_error';
+      const message =
+        'code' in err && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+          ? 'Request body is not valid JSON'
+          : err.message;
+      return reply.status(status).send({ error: code, message } satisfies ErrorBody);
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply
+      .status(500)
+      .send({ error: 'internal_error', message: 'Something went wrong' } satisfies ErrorBody);
+  });
+}

@@ -1,0 +1,53 @@
+/** Serves the built web app: hashed /assets/* cached for a year, index.html for SPA routes. */
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { API_BASE, SPA_ROUTES, type ErrorBody } from '@upshot/contract';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+  const indexFile = path.join(distDir, 'index.html');
+  const built = fs.existsSync(indexFile);
+
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        const immutable = filePath.startsWith(path.join(distDir, 'assets') + path.sep);
+        res.setHeader(
+          'cache-control',
+          immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+        );
+      },
+    });
+  }
+
+  const sendIndex = (reply: FastifyReply, status: number) => {
+    if (!built) {
+      return reply
+        .status(status === 200 ? 503 : status)
+        .type('text/plain; charset=utf-8')
+        .send('The web app is not built yet: run `npm run build` (npm start does it for you).');
+    }
+    return reply.status(status).header('cache-control', 'no-cache').sendFile('index.html', distDir);
+  };
+
+  for (const route of SPA_ROUTES) {
+    app.get(route, (_request, reply) => sendIndex(reply, 200));
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    if (pathname === API_BASE || pathname.startsWith(`${API_BASE}/`) || request.method !== 'GET') {
+      const body: ErrorBody = {
+        error: 'not_found',
+        message: `No route for ${request.method} ${pathname}`,
+      };
+      return reply.status(404).send(body);
+    }
+    // The web app draws its own not-found page; the status stays honest.
+    return sendIndex(reply, 404);
+  });
+}

@@ -1,0 +1,126 @@
+/**
+ * Builds a real app over a real database for API tests: a temporary SQLite file, or, in the
+ * "postgres" project, a fresh PostgreSQL database created for this file and dropped after.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { buildApp, type App } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import type { Clock } from '../src/lib/clock.ts';
+
+export const TEST_SECRET = 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyz';
+
+export class TestClock implements Clock {
+  private offsetMs = 0;
+  now = () => new Date(Date.now() + this.offsetMs);
+  advance(ms: number) {
+    this.offsetMs += ms;
+  }
+}
+
+export type TestDatabase = { url: string | undefined; drop: () => Promise<void> };
+
+/** A throwaway database: undefined url means SQLite inside the data dir. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl =
+    process.env.UPSHOT_TEST_ENGINE === 'postgres' ? process.env.TEST_DATABASE_URL : undefined;
+  if (!adminUrl) return { url: undefined, drop: async () => {} };
+  const name = `upshot_test_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export type TestContext = {
+  app: App;
+  config: Config;
+  handle: DatabaseHandle;
+  clock: TestClock;
+  dataDir: string;
+  database: TestDatabase;
+  close: () => Promise<void>;
+};
+
+export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-test-'));
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  const handle = openDatabase(config);
+  await migrateToLatest(handle.db);
+  const clock = new TestClock();
+  const app = await buildApp({ config, db: handle.db, secretKey: TEST_SECRET, clock });
+  await app.ready();
+  return {
+    app,
+    config,
+    handle,
+    clock,
+    dataDir,
+    database,
+    close: async () => {
+      await app.close();
+      await handle.db.destroy();
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+let counter = 0;
+export async function createUser(
+  ctx: TestContext,
+  overrides: Partial<{
+    email: string;
+    username: string;
+    role: 'user' | 'admin';
+    password: string;
+  }> = {},
+) {
+  counter += 1;
+  const password = overrides.password ?? 'correct horse battery';
+  const row = await ctx.app.services.users.create({
+    email: overrides.email ?? `user${counter}-${crypto.randomBytes(3).toString('hex')}@example.com`,
+    username: overrides.username ?? `user${counter}_${crypto.randomBytes(3).toString('hex')}`,
+    role: overrides.role ?? 'user',
+    password,
+  });
+  return { row, password };
+}
+
+export async function login(ctx: TestContext, email: string, password: string, ip = '10.0.0.1') {
+  const res = await ctx.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password },
+    remoteAddress: ip,
+  });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return res.json<{ token: string }>().token;
+}
+
+/** The environment for a child process (another server instance), on top of this one's. */
+export function childEnv(overrides: Record<string, string>): Record<string, string | undefined> {
+  return { ...process.env, ...overrides };
+}
