@@ -58,15 +58,21 @@ export type TestContext = {
   close: () => Promise<void>;
 };
 
-export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
+export async function createTestContext(
+  env: Record<string, string> = {},
+  overrides: Partial<Config> = {},
+): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-test-'));
   const database = await createTestDatabase();
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ...(database.url ? { DATABASE_URL: database.url } : {}),
-    ...env,
-  });
+  const config: Config = {
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      ...(database.url ? { DATABASE_URL: database.url } : {}),
+      ...env,
+    }),
+    ...overrides,
+  };
   const handle = openDatabase(config);
   await migrateToLatest(handle.db);
   const clock = new TestClock();

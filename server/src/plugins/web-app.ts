@@ -14,6 +14,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       root: distDir,
       wildcard: false,
       index: false,
+      cacheControl: false, // set per file below
       setHeaders(res, filePath) {
         const immutable = filePath.startsWith(path.join(distDir, 'assets') + path.sep);
         res.setHeader(
@@ -31,7 +32,10 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
         .type('text/plain; charset=utf-8')
         .send('The web app is not built yet: run `npm run build` (npm start does it for you).');
     }
-    return reply.status(status).header('cache-control', 'no-cache').sendFile('index.html', distDir);
+    return reply
+      .status(status)
+      .header('cache-control', 'no-cache')
+      .sendFile('index.html', distDir, { cacheControl: false });
   };
 
   for (const route of SPA_ROUTES) {

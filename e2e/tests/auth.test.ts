@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshot } from '../support/browser.ts';
+import { startServer, type RunningServer } from '../support/server.ts';
+import type { Page } from 'playwright-core';
+
+let server: RunningServer;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let page: Page;
+
+beforeAll(async () => {
+  server = await startServer({
+    ADMIN_EMAIL: 'admin@example.com',
+    ADMIN_PASSWORD: 'e2e-admin-password',
+    ADMIN_USERNAME: 'ada',
+  });
+  browser = await launchBrowser();
+  page = browser.page;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('signing in and out', () => {
+  it('sends a signed-out visitor from / to the sign-in screen', async () => {
+    await page.goto(`${server.url}/`);
+    await page.waitForURL(`${server.url}/login`);
+    await page.getByText('Welcome back', { exact: true }).waitFor();
+    await expect(page.getByText('Sign in to your account').isVisible()).resolves.toBe(true);
+    await expect(
+      page.getByText('Enter your credentials to access your account').isVisible(),
+    ).resolves.toBe(true);
+    await expect(
+      page.getByRole('link', { name: 'Request Access' }).getAttribute('href'),
+    ).resolves.toBe('/request-access');
+    await screenshot(page, '01-login');
+  });
+
+  it('shows the server message when the credentials are wrong', async () => {
+    await page.getByLabel('Email').fill('admin@example.com');
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Invalid credentials').waitFor();
+    expect(page.url()).toBe(`${server.url}/login`);
+    await screenshot(page, '02-login-error');
+  });
+
+  it('signs in through the form and lands on the dashboard with the toast and the navbar', async () => {
+    await page.getByLabel('Password').fill('e2e-admin-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.url}/dashboard`);
+    await page.getByText('Welcome back!').waitFor();
+    const nav = page.getByRole('navigation');
+    for (const name of ['Dashboard', 'Uploads', 'Admin']) {
+      await expect(nav.getByRole('link', { name, exact: true }).isVisible()).resolves.toBe(true);
+    }
+    await expect(page.getByRole('button', { name: 'Account menu' }).innerText()).resolves.toBe(
+      'AD',
+    );
+    await screenshot(page, '03-dashboard');
+  });
+
+  it('stays signed in after a reload', async () => {
+    await page.reload();
+    await page.getByRole('button', { name: 'Account menu' }).waitFor();
+    expect(page.url()).toBe(`${server.url}/dashboard`);
+  });
+
+  it('opens the avatar menu with the username and email', async () => {
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    const menu = page.getByRole('menu');
+    await menu.waitFor();
+    await expect(menu.getByText('ada', { exact: true }).isVisible()).resolves.toBe(true);
+    await expect(menu.getByText('admin@example.com').isVisible()).resolves.toBe(true);
+    for (const name of ['Profile', 'Settings', 'Logout']) {
+      await expect(menu.getByRole('menuitem', { name }).isVisible()).resolves.toBe(true);
+    }
+    await screenshot(page, '04-avatar-menu');
+  });
+
+  it('logs out, and /dashboard then redirects to /login', async () => {
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByText('Logged out successfully').waitFor();
+    await page.waitForURL(`${server.url}/login`);
+    const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+    expect(token).toBeNull();
+
+    await page.goto(`${server.url}/dashboard`);
+    await page.waitForURL(`${server.url}/login`);
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+
+  it('shows a not-found page with a link home for an unknown path', async () => {
+    await page.goto(`${server.url}/definitely/not/here`);
+    await page.getByText('Page not found').waitFor();
+    await screenshot(page, '05-not-found');
+  });
+});
