@@ -1,0 +1,14 @@
+import { Outlet } from 'react-router';
+import { Navbar } from './navbar.tsx';
+
+/** The frame of every signed-in screen: navbar on top, the screen below. */
+export function AppLayout() {
+  return (
+    <div className="flex min-h-svh flex-col">
+      <Navbar />
+      <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,99 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import type { User } from '@upshot/contract';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse, mockFetch } from '../../test/fetch-mock.ts';
+import { makeUser } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render-app.tsx';
+
+function signIn(user: User, logoutResponse = () => jsonResponse(204)) {
+  localStorage.setItem('auth_token', 'tok');
+  return mockFetch({
+    'GET /api/auth/me': () => jsonResponse(200, user),
+    'POST /api/auth/logout': logoutResponse,
+  });
+}
+
+describe('navbar', () => {
+  it('links Dashboard and Uploads, highlights the current one, and hides Admin from users', async () => {
+    signIn(makeUser());
+    renderApp('/uploads');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+      'href',
+      '/dashboard',
+    );
+    expect(within(nav).getByRole('link', { name: 'Uploads' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).not.toHaveAttribute(
+      'aria-current',
+    );
+    expect(within(nav).queryByRole('link', { name: 'Admin' })).not.toBeInTheDocument();
+    expect(screen.getByText('Upshot')).toBeInTheDocument();
+  });
+
+  it('shows the Admin link to admins', async () => {
+    signIn(makeUser({ role: 'admin' }));
+    renderApp('/dashboard');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
+  });
+});
+
+describe('account menu', () => {
+  it('shows initials, then username, email, Profile and Settings', async () => {
+    signIn(makeUser({ username: 'bob', email: 'bob@example.com' }));
+    const { user, router } = renderApp('/dashboard');
+
+    const trigger = await screen.findByRole('button', { name: 'Account menu' });
+    expect(trigger).toHaveTextContent('BO');
+
+    await user.click(trigger);
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByText('bob')).toBeInTheDocument();
+    expect(within(menu).getByText('bob@example.com')).toBeInTheDocument();
+    expect(within(menu).getByRole('menuitem', { name: 'Settings' })).toHaveAttribute(
+      'href',
+      '/settings',
+    );
+    expect(within(menu).getByRole('menuitem', { name: 'Logout' })).toBeInTheDocument();
+
+    await user.click(within(menu).getByRole('menuitem', { name: 'Profile' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
+    expect(screen.getByRole('heading', { name: 'Profile' })).toBeInTheDocument();
+  });
+
+  it("uses the email's first letters when there is no username", async () => {
+    signIn(makeUser({ username: '', email: 'zoe@example.com' }));
+    renderApp('/dashboard');
+    expect(await screen.findByRole('button', { name: 'Account menu' })).toHaveTextContent('ZO');
+  });
+
+  it('logs out through the server, clears the session and lands on /login', async () => {
+    const { requests } = signIn(makeUser());
+    const { user, router } = renderApp('/dashboard');
+
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
+
+    expect(await screen.findByText('Logged out successfully')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    const logout = requests.find((r) => r.url.endsWith('/api/auth/logout'));
+    expect(logout?.method).toBe('POST');
+    expect(logout?.headers.get('Authorization')).toBe('Bearer tok');
+    expect(localStorage.getItem('auth_token')).toBeNull();
+  });
+
+  it("still signs out locally when the server call fails, with 'Failed to logout'", async () => {
+    signIn(makeUser(), () => jsonResponse(500, { error: 'internal_error', message: 'boom' }));
+    const { user, router } = renderApp('/dashboard');
+
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
+
+    expect(await screen.findByText('Failed to logout')).toBeInTheDocument();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(localStorage.getItem('auth_token')).toBeNull();
+  });
+});

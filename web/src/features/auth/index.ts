@@ -1,0 +1,8 @@
+// The auth feature's public surface; other modules import from here, never from its internals.
+export { useLoginMutation, useLogoutMutation } from './api.ts';
+export { useAuth, type AuthContextValue } from './auth-context.ts';
+export { AuthProvider } from './auth-provider.tsx';
+export { AdminRoute, GuestRoute, ProtectedRoute } from './components/route-guards.tsx';
+export { LoginForm } from './components/login-form.tsx';
+export { UserMenu } from './components/user-menu.tsx';
+export { getInitials } from './initials.ts';

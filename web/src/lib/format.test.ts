@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { formatBytes, formatDate } from './format.ts';
+
+describe('formatBytes', () => {
+  it.each([
+    [0, '0 Bytes'],
+    [1, '1 Bytes'],
+    [1023, '1023 Bytes'],
+    [1024, '1 KB'],
+    [1536, '1.5 KB'],
+    [1024 ** 2, '1 MB'],
+    [1.23456 * 1024 ** 3, '1.23 GB'],
+    [10 * 1024 ** 3, '10 GB'],
+    [2.5 * 1024 ** 4, '2.5 TB'],
+    [3 * 1024 ** 5, '3072 TB'],
+  ])('formats %d as %s', (bytes, expected) => {
+    expect(formatBytes(bytes)).toBe(expected);
+  });
+
+  it('takes the number of decimals', () => {
+    expect(formatBytes(1234567, 0)).toBe('1 MB');
+    expect(formatBytes(1234567, 3)).toBe('1.177 MB');
+  });
+});
+
+describe('formatDate', () => {
+  it('formats en-US with short month, numeric day, year, hour and minute', () => {
+    // Built from local components so the expectation holds in any time zone.
+    expect(formatDate(new Date(2025, 2, 5, 14, 7))).toBe('Mar 5, 2025, 2:07 PM');
+    expect(formatDate(new Date(2024, 11, 31, 9, 30).toISOString())).toBe('Dec 31, 2024, 9:30 AM');
+  });
+
+  it('returns an empty string for an invalid date', () => {
+    expect(formatDate('not a date')).toBe('');
+  });
+});

@@ -1,0 +1,98 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { deferred, jsonResponse, mockFetch } from '../test/fetch-mock.ts';
+import { makeUser } from '../test/fixtures.ts';
+import { renderApp } from '../test/render-app.tsx';
+
+async function fillAndSubmit(user: ReturnType<typeof renderApp>['user']) {
+  await user.type(screen.getByLabelText('Email'), 'alice@example.com');
+  await user.type(screen.getByLabelText('Password'), 'correct horse');
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+describe('sign-in screen', () => {
+  it('shows the texts of the brief', () => {
+    mockFetch({});
+    renderApp('/login');
+    expect(screen.getByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(screen.getByText('Sign in to your account')).toBeInTheDocument();
+    expect(screen.getByText('Enter your credentials to access your account')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
+    expect(screen.getByLabelText('Email')).toBeRequired();
+    expect(screen.getByLabelText('Password')).toBeRequired();
+    expect(screen.getByText("Don't have access?")).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Request Access' })).toHaveAttribute(
+      'href',
+      '/request-access',
+    );
+  });
+
+  it("disables the form and reads 'Signing in...' while the request runs, then signs in", async () => {
+    const login = deferred<Response>();
+    const { requests } = mockFetch({ 'POST /api/auth/login': () => login.promise });
+    const { user, router } = renderApp('/login');
+
+    await fillAndSubmit(user);
+
+    const button = await screen.findByRole('button', { name: 'Signing in...' });
+    expect(button).toBeDisabled();
+    expect(screen.getByLabelText('Email')).toBeDisabled();
+    expect(screen.getByLabelText('Password')).toBeDisabled();
+    expect(await requests[0]!.clone().json()).toEqual({
+      email: 'alice@example.com',
+      password: 'correct horse',
+    });
+
+    login.resolve(jsonResponse(200, { token: 'session-token', user: makeUser() }));
+
+    expect(await screen.findByText('Welcome back!')).toBeInTheDocument();
+    expect(await screen.findByText('Welcome back, alice')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(localStorage.getItem('auth_token')).toBe('session-token');
+  });
+
+  it("shows the server's message when sign-in fails, and re-enables the form", async () => {
+    mockFetch({
+      'POST /api/auth/login': () =>
+        jsonResponse(429, {
+          error: 'rate_limited',
+          message: 'Too many sign-in attempts. Try again in a minute.',
+        }),
+    });
+    const { user, router } = renderApp('/login');
+
+    await fillAndSubmit(user);
+
+    expect(
+      await screen.findByText('Too many sign-in attempts. Try again in a minute.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(localStorage.getItem('auth_token')).toBeNull();
+  });
+
+  it("falls back to 'Invalid credentials' when the error has no message", async () => {
+    mockFetch({ 'POST /api/auth/login': () => jsonResponse(500, { error: 'internal_error' }) });
+    const { user } = renderApp('/login');
+    await fillAndSubmit(user);
+    expect(await screen.findByText('Invalid credentials')).toBeInTheDocument();
+  });
+
+  it("falls back to 'Invalid credentials' when the network fails", async () => {
+    mockFetch({
+      'POST /api/auth/login': () => Promise.reject(new TypeError('Failed to fetch')),
+    });
+    const { user } = renderApp('/login');
+    await fillAndSubmit(user);
+    expect(await screen.findByText('Invalid credentials')).toBeInTheDocument();
+    expect(screen.queryByText('Failed to fetch')).not.toBeInTheDocument();
+  });
+
+  it('sends a signed-in user on to the dashboard', async () => {
+    localStorage.setItem('auth_token', 'tok');
+    mockFetch({ 'GET /api/auth/me': () => jsonResponse(200, makeUser()) });
+    const { router } = renderApp('/login');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(await screen.findByText('Welcome back, alice')).toBeInTheDocument();
+  });
+});
