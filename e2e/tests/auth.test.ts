@@ -27,10 +27,8 @@ describe('signing in and out', () => {
     await page.goto(`${server.url}/`);
     await page.waitForURL(`${server.url}/login`);
     await page.getByText('Welcome back', { exact: true }).waitFor();
-    await expect(page.getByText('Sign in to your account').isVisible()).resolves.toBe(true);
-    await expect(
-      page.getByText('Enter your credentials to access your account').isVisible(),
-    ).resolves.toBe(true);
+    await page.getByText('Sign in to your account').waitFor();
+    await page.getByText('Enter your credentials to access your account').waitFor();
     await expect(
       page.getByRole('link', { name: 'Request Access' }).getAttribute('href'),
     ).resolves.toBe('/request-access');
@@ -53,7 +51,7 @@ describe('signing in and out', () => {
     await page.getByText('Welcome back!').waitFor();
     const nav = page.getByRole('navigation');
     for (const name of ['Dashboard', 'Uploads', 'Admin']) {
-      await expect(nav.getByRole('link', { name, exact: true }).isVisible()).resolves.toBe(true);
+      await nav.getByRole('link', { name, exact: true }).waitFor();
     }
     await expect(page.getByRole('button', { name: 'Account menu' }).innerText()).resolves.toBe(
       'AD',
@@ -71,10 +69,10 @@ describe('signing in and out', () => {
     await page.getByRole('button', { name: 'Account menu' }).click();
     const menu = page.getByRole('menu');
     await menu.waitFor();
-    await expect(menu.getByText('ada', { exact: true }).isVisible()).resolves.toBe(true);
-    await expect(menu.getByText('admin@example.com').isVisible()).resolves.toBe(true);
+    await menu.getByText('ada', { exact: true }).waitFor();
+    await menu.getByText('admin@example.com').waitFor();
     for (const name of ['Profile', 'Settings', 'Logout']) {
-      await expect(menu.getByRole('menuitem', { name }).isVisible()).resolves.toBe(true);
+      await menu.getByRole('menuitem', { name }).waitFor();
     }
     await screenshot(page, '04-avatar-menu');
   });
