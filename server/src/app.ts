@@ -1,4 +1,6 @@
 /** Builds the Fastify app from its dependencies: every plugin and module, in one list. */
+import fastifyMultipart from '@fastify/multipart';
+import { CHUNK_SIZE } from '@upshot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
@@ -7,22 +9,40 @@ import { deriveKeys } from './lib/crypto.ts';
 import { createAuthRepository } from './modules/auth/repository.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { createAuthService } from './modules/auth/service.ts';
+import { createChunkedUploadsRepository } from './modules/chunked-uploads/repository.ts';
+import { chunkedUploadsRoutes } from './modules/chunked-uploads/routes.ts';
+import { createChunkedUploadsService } from './modules/chunked-uploads/service.ts';
+import { servingRoutes } from './modules/serving/routes.ts';
+import { createThumbnailer, ffmpegAvailable } from './modules/serving/thumbnails.ts';
+import { createLinks } from './modules/uploads/links.ts';
+import { createUploadsRepository } from './modules/uploads/repository.ts';
+import { uploadsRoutes } from './modules/uploads/routes.ts';
+import { createUploadsService } from './modules/uploads/service.ts';
+import { createStorageSweeper } from './modules/uploads/sweep.ts';
 import { createUsersRepository } from './modules/users/repository.ts';
 import { createUsersService } from './modules/users/service.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
 import { registerWebApp } from './plugins/web-app.ts';
+import type { Storage } from './storage/storage.ts';
+import { createLocalStorage } from './storage/local.ts';
 
 export type AppDeps = {
   config: Config;
   db: Db;
   secretKey: string;
   clock?: Clock;
+  storage?: Storage;
+  /** Chunk size of the chunked protocol; only tests make it smaller than CHUNK_SIZE. */
+  chunkSize?: number;
 };
 
 export type Services = {
   auth: ReturnType<typeof createAuthService>;
   users: ReturnType<typeof createUsersService>;
+  uploads: ReturnType<typeof createUploadsService>;
+  chunkedUploads: ReturnType<typeof createChunkedUploadsService>;
+  storageSweeper: ReturnType<typeof createStorageSweeper>;
 };
 
 declare module 'fastify' {
@@ -38,6 +58,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
   const keys = deriveKeys(deps.secretKey);
+  const storage = deps.storage ?? createLocalStorage(config.dataDir);
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
@@ -45,6 +66,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const usersRepo = createUsersRepository(db);
+  const uploadsRepo = createUploadsRepository(db);
+  const sessionsRepo = createChunkedUploadsRepository(db);
+  const links = createLinks({ publicUrl: config.publicUrl, signingKey: keys.signing });
+
   const authService = createAuthService({
     auth: createAuthRepository(db),
     users: usersRepo,
@@ -57,14 +82,46 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     defaultQuotaBytes: config.defaultQuotaBytes,
   });
+  const uploadsService = createUploadsService({ uploads: uploadsRepo, storage, clock });
+  const chunkedService = createChunkedUploadsService({
+    sessions: sessionsRepo,
+    uploads: uploadsRepo,
+    uploadsService,
+    storage,
+    clock,
+    maxUploadBytes: config.maxUploadBytes,
+    chunkSize: deps.chunkSize ?? CHUNK_SIZE,
+  });
+  const thumbnails = createThumbnailer({
+    storage,
+    uploads: uploadsRepo,
+    ffmpeg: config.ffmpegPath && ffmpegAvailable(config.ffmpegPath) ? config.ffmpegPath : null,
+    log: app.log,
+  });
+  const storageSweeper = createStorageSweeper({
+    uploads: uploadsRepo,
+    sessions: sessionsRepo,
+    storage,
+    clock,
+  });
 
   registerErrorHandler(app);
   registerAuth(app, authService);
+  await app.register(fastifyMultipart, { limits: { files: 1, fields: 10, fieldSize: 1024 } });
 
   authRoutes(app, { authService });
+  uploadsRoutes(app, { uploadsService, links, clock });
+  chunkedUploadsRoutes(app, { chunked: chunkedService, links, clock });
 
   await registerWebApp(app, config.webDistDir);
+  servingRoutes(app, { uploads: uploadsRepo, storage, links, thumbnails, clock });
 
-  app.decorate('services', { auth: authService, users: usersService });
+  app.decorate('services', {
+    auth: authService,
+    users: usersService,
+    uploads: uploadsService,
+    chunkedUploads: chunkedService,
+    storageSweeper,
+  });
   return app;
 }

@@ -1,6 +1,6 @@
 /** Reads the environment once. The only module allowed to touch process.env. */
 import { z } from 'zod';
-import { DEFAULT_QUOTA_BYTES, Email } from '@upshot/contract';
+import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_QUOTA_BYTES, Email } from '@upshot/contract';
 
 const optional = z
   .string()
@@ -23,6 +23,8 @@ const EnvSchema = z.object({
   ADMIN_PASSWORD: optional.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
   ADMIN_USERNAME: optional.pipe(z.string().min(1).max(50).optional()),
   DEFAULT_QUOTA_BYTES: z.coerce.number().int().nonnegative().default(DEFAULT_QUOTA_BYTES),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_UPLOAD_BYTES),
+  FFMPEG_PATH: z.string().default('ffmpeg'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0', ''])
@@ -39,6 +41,9 @@ export type Config = {
   secretKey: string | undefined;
   admin: { email?: string; password?: string; username?: string };
   defaultQuotaBytes: number;
+  maxUploadBytes: number;
+  /** Command used for video thumbnails; empty disables them. */
+  ffmpegPath: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   trustProxy: boolean;
   webDistDir: string;
@@ -63,6 +68,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: e.SECRET_KEY,
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD, username: e.ADMIN_USERNAME },
     defaultQuotaBytes: e.DEFAULT_QUOTA_BYTES,
+    maxUploadBytes: e.MAX_UPLOAD_BYTES,
+    ffmpegPath: e.FFMPEG_PATH,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     webDistDir: new URL('../../web/dist', import.meta.url).pathname,

@@ -20,7 +20,19 @@ async function main(): Promise<void> {
   }
 
   const stopJobs = startJobs(
-    [{ name: 'auth-sweep', intervalMs: 60 * 60 * 1000, run: () => app.services.auth.sweep() }],
+    [
+      { name: 'auth-sweep', intervalMs: 60 * 60 * 1000, run: () => app.services.auth.sweep() },
+      {
+        name: 'chunked-upload-expiry',
+        intervalMs: 10 * 60 * 1000,
+        run: () => app.services.chunkedUploads.sweepExpired(),
+      },
+      {
+        name: 'orphaned-bytes',
+        intervalMs: 6 * 60 * 60 * 1000,
+        run: () => app.services.storageSweeper.sweep(),
+      },
+    ],
     app.log,
   );
 

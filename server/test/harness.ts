@@ -61,6 +61,7 @@ export type TestContext = {
 export async function createTestContext(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
+  appOptions: { chunkSize?: number } = {},
 ): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-test-'));
   const database = await createTestDatabase();
@@ -76,7 +77,13 @@ export async function createTestContext(
   const handle = openDatabase(config);
   await migrateToLatest(handle.db);
   const clock = new TestClock();
-  const app = await buildApp({ config, db: handle.db, secretKey: TEST_SECRET, clock });
+  const app = await buildApp({
+    config,
+    db: handle.db,
+    secretKey: TEST_SECRET,
+    clock,
+    chunkSize: appOptions.chunkSize,
+  });
   await app.ready();
   return {
     app,
@@ -129,4 +136,70 @@ export async function login(ctx: TestContext, email: string, password: string, i
 /** The environment for a child process (another server instance), on top of this one's. */
 export function childEnv(overrides: Record<string, string>): Record<string, string | undefined> {
   return { ...process.env, ...overrides };
+}
+
+/** A multipart/form-data body: the fields in order, then the file part. */
+export function multipart(
+  fields: Record<string, string>,
+  file?: { field?: string; filename: string; contentType?: string; data: Buffer },
+): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----upshot${crypto.randomBytes(8).toString('hex')}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+      ),
+    );
+  }
+  if (file) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\n` +
+          `content-type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+      file.data,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return {
+    payload: Buffer.concat(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+  };
+}
+
+export async function signIn(ctx: TestContext, role: 'user' | 'admin' = 'user') {
+  const { row, password } = await createUser(ctx, { role });
+  const token = await login(
+    ctx,
+    row.email,
+    password,
+    `10.9.${counter % 250}.${(counter * 7) % 250}`,
+  );
+  return { user: row, token, auth: { authorization: `Bearer ${token}` } };
+}
+
+export async function uploadFile(
+  ctx: TestContext,
+  auth: Record<string, string>,
+  file: { filename: string; contentType?: string; data: Buffer },
+  fields: Record<string, string> = {},
+) {
+  const body = multipart(fields, file);
+  return ctx.app.inject({
+    method: 'POST',
+    url: '/api/upload',
+    headers: { ...auth, ...body.headers },
+    payload: body.payload,
+  });
+}
+
+/** Every regular file below a directory (to check that nothing is left behind). */
+export function filesUnder(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => path.join(d.parentPath, d.name));
 }

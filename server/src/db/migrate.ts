@@ -2,9 +2,11 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './database.ts';
 import { m0001Init } from './migrations/0001-init.ts';
+import { m0002Uploads } from './migrations/0002-uploads.ts';
 
 const migrations: Record<string, Migration> = {
   '0001-init': m0001Init,
+  '0002-uploads': m0002Uploads,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

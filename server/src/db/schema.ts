@@ -43,8 +43,51 @@ export interface AppLocksTable {
   touched_at: string | null;
 }
 
+export interface UploadsTable {
+  id: string;
+  user_id: string;
+  original_filename: string;
+  mime_type: string;
+  file_type: string;
+  size: number;
+  sha256: string;
+  views: Generated<number>;
+  short_code: string;
+  vanity_url: string | null;
+  is_public: Bool;
+  storage_key: string;
+  thumbnail_key: string | null;
+  created_at: string;
+}
+
+export interface ChunkedUploadsTable {
+  id: string;
+  user_id: string;
+  filename: string;
+  mime_type: string;
+  total_size: number;
+  total_chunks: number;
+  chunk_size: number;
+  is_public: Bool;
+  storage_key: string;
+  multipart_id: string;
+  status: Generated<'open' | 'completing'>;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ChunkedUploadPartsTable {
+  upload_id: string;
+  chunk_index: number;
+  size: number;
+  received_at: string;
+}
+
 export interface Database {
   users: UsersTable;
+  uploads: UploadsTable;
+  chunked_uploads: ChunkedUploadsTable;
+  chunked_upload_parts: ChunkedUploadPartsTable;
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
   app_locks: AppLocksTable;
@@ -54,3 +97,6 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type UploadRow = Selectable<UploadsTable>;
+export type NewUploadRow = Insertable<UploadsTable>;
+export type ChunkedUploadRow = Selectable<ChunkedUploadsTable>;

@@ -1,0 +1,25 @@
+/** What a served file may do in the browser: inline only for types that cannot script. */
+
+/** Applied to every served file: a sandbox with no script, no plugins, no fetches. */
+export const FILE_CSP =
+  "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'";
+
+const INLINE_EXACT = new Set(['application/pdf', 'text/plain']);
+
+export function isInlineSafe(mimeType: string): boolean {
+  const mime = mimeType.toLowerCase().split(';')[0]?.trim() ?? '';
+  if (mime === 'image/svg+xml') return false;
+  return (
+    mime.startsWith('image/') ||
+    mime.startsWith('video/') ||
+    mime.startsWith('audio/') ||
+    INLINE_EXACT.has(mime)
+  );
+}
+
+/** The Content-Type header: text types get a charset. */
+export function contentTypeHeader(mimeType: string): string {
+  const mime = mimeType.toLowerCase();
+  if (mime.startsWith('text/') && !mime.includes('charset')) return `${mime}; charset=utf-8`;
+  return mime;
+}

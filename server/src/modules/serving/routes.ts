@@ -1,0 +1,121 @@
+/** The share links: GET/HEAD /{vanityOrShortCode} and /thumb/{shortCode}. */
+import contentDisposition from 'content-disposition';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { UploadRow } from '../../db/schema.ts';
+import { NotFoundError } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Storage } from '../../storage/storage.ts';
+import type { Links } from '../uploads/links.ts';
+import { canReadUpload } from '../uploads/policy.ts';
+import type { UploadsRepository } from '../uploads/repository.ts';
+import { contentTypeHeader, FILE_CSP, isInlineSafe } from './content-policy.ts';
+import { parseRange } from './http-range.ts';
+import type { Thumbnailer } from './thumbnails.ts';
+
+const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+/** 304 when the client's copy is current (If-None-Match first, then If-Modified-Since). */
+function notModified(request: FastifyRequest, etag: string, lastModified: Date): boolean {
+  const inm = request.headers['if-none-match'];
+  if (inm !== undefined) return etagMatches(inm, etag);
+  const ims = request.headers['if-modified-since'];
+  if (!ims) return false;
+  const since = Date.parse(ims);
+  return !Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
+}
+
+export function servingRoutes(
+  app: FastifyInstance,
+  deps: {
+    uploads: UploadsRepository;
+    storage: Storage;
+    links: Links;
+    thumbnails: Thumbnailer;
+    clock: Clock;
+  },
+): void {
+  const { uploads, storage, links, thumbnails, clock } = deps;
+
+  /** Private uploads: their owner, an admin, or a valid signed link; otherwise "not found". */
+  function allowed(request: FastifyRequest, row: UploadRow): boolean {
+    if (canReadUpload(request.auth?.user ?? null, row)) return true;
+    const q = request.query as Record<string, unknown>;
+    return links.verify(row.id, q.expires, q.signature, clock.now().getTime());
+  }
+
+  function commonHeaders(reply: FastifyReply, row: UploadRow) {
+    reply
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', FILE_CSP)
+      .header('cache-control', row.is_public === 1 ? 'public, max-age=3600' : 'private, no-cache');
+  }
+
+  async function serveFile(request: FastifyRequest, reply: FastifyReply) {
+    const { slug } = request.params as { slug: string };
+    if (!SLUG.test(slug)) return reply.callNotFound();
+    const row = await uploads.findBySlug(slug);
+    if (!row || !allowed(request, row)) return reply.callNotFound();
+
+    const size = Number(row.size);
+    const etag = `"${row.sha256}"`;
+    const lastModified = new Date(row.created_at);
+    commonHeaders(reply, row);
+    reply
+      .header('etag', etag)
+      .header('last-modified', lastModified.toUTCString())
+      .header('accept-ranges', 'bytes')
+      .header('content-type', contentTypeHeader(row.mime_type))
+      .header(
+        'content-disposition',
+        contentDisposition(row.original_filename, {
+          type: isInlineSafe(row.mime_type) ? 'inline' : 'attachment',
+        }),
+      );
+
+    if (notModified(request, etag, lastModified)) return reply.status(304).send();
+
+    const ifRange = request.headers['if-range'];
+    const rangeHeader =
+      typeof ifRange !== 'string' || ifRange.trim() === etag ? request.headers.range : undefined;
+    const range = parseRange(rangeHeader, size);
+    if (range === 'unsatisfiable') {
+      return reply.status(416).header('content-range', `bytes */${size}`).send();
+    }
+    const isHead = request.method === 'HEAD';
+    if (!isHead && (range === 'none' || range.start === 0)) await uploads.incrementViews(row.id);
+
+    if (range === 'none') {
+      reply.status(200).header('content-length', String(size));
+      return isHead ? reply.send() : reply.send(await storage.get(row.storage_key));
+    }
+    reply
+      .status(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+      .header('content-length', String(range.end - range.start + 1));
+    return isHead ? reply.send() : reply.send(await storage.get(row.storage_key, range));
+  }
+
+  async function serveThumbnail(request: FastifyRequest, reply: FastifyReply) {
+    const { code } = request.params as { code: string };
+    const row = SLUG.test(code) ? await uploads.findByShortCode(code) : undefined;
+    if (!row || !allowed(request, row)) throw new NotFoundError('Thumbnail not found');
+    const key = await thumbnails.keyFor(row);
+    const size = key ? await storage.size(key) : null;
+    if (!key || size === null) throw new NotFoundError('Thumbnail not found');
+    commonHeaders(reply, row);
+    const etag = `"t-${key.split('/').pop()}"`;
+    reply.header('etag', etag).header('content-type', 'image/webp');
+    if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
+    reply.header('content-length', String(size));
+    return request.method === 'HEAD' ? reply.send() : reply.send(await storage.get(key));
+  }
+
+  app.route({ method: ['GET', 'HEAD'], url: '/thumb/:code', handler: serveThumbnail });
+  app.route({ method: ['GET', 'HEAD'], url: '/:slug', handler: serveFile });
+}

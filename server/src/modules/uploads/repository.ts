@@ -1,0 +1,204 @@
+/** Every SQL query on uploads, including the quota bookkeeping done in the same transaction. */
+import { sql, type SqlBool } from 'kysely';
+import type { Sort } from '@upshot/contract';
+import type { Db } from '../../db/database.ts';
+import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
+
+export type ListFilter = {
+  userId: string;
+  search?: string;
+  fileType?: string;
+  sort: Sort;
+  offset: number;
+  limit: number;
+};
+
+export type UploadsRepository = ReturnType<typeof createUploadsRepository>;
+
+const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']> = {
+  newest: ['created_at', 'desc'],
+  oldest: ['created_at', 'asc'],
+  largest: ['size', 'desc'],
+  smallest: ['size', 'asc'],
+  'most-viewed': ['views', 'desc'],
+};
+
+function likePattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export function createUploadsRepository(db: Db) {
+  return {
+    /**
+     * Inserts the row and charges its size to the owner in one transaction. Answers
+     * 'quota' (and inserts nothing) when the charge would pass the owner's quota.
+     */
+    async insertCharged(row: NewUploadRow): Promise<UploadRow | 'quota'> {
+      return db.transaction().execute(async (trx) => {
+        const charged = await trx
+          .updateTable('users')
+          .set((eb) => ({ disk_used: eb('disk_used', '+', row.size) }))
+          .where('id', '=', row.user_id)
+          .where((eb) => eb(eb('disk_used', '+', row.size), '<=', eb.ref('disk_quota')))
+          .executeTakeFirst();
+        if (Number(charged.numUpdatedRows) !== 1) return 'quota';
+        return trx.insertInto('uploads').values(row).returningAll().executeTakeFirstOrThrow();
+      });
+    },
+
+    async remainingQuota(userId: string): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .select(['disk_used', 'disk_quota'])
+        .where('id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return Math.max(0, Number(row.disk_quota) - Number(row.disk_used));
+    },
+
+    findById(id: string): Promise<UploadRow | undefined> {
+      return db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    findByShortCode(code: string): Promise<UploadRow | undefined> {
+      return db
+        .selectFrom('uploads')
+        .selectAll()
+        .where('short_code', '=', code.toLowerCase())
+        .executeTakeFirst();
+    },
+
+    /** A link's path segment: a vanity URL (any case) or a short code. */
+    async findBySlug(slug: string): Promise<UploadRow | undefined> {
+      const lower = slug.toLowerCase();
+      return (
+        (await db
+          .selectFrom('uploads')
+          .selectAll()
+          .where(sql<string>`lower(vanity_url)`, '=', lower)
+          .executeTakeFirst()) ??
+        (await db
+          .selectFrom('uploads')
+          .selectAll()
+          .where('short_code', '=', lower)
+          .executeTakeFirst())
+      );
+    },
+
+    /** Whether a slug is already some upload's short code or vanity URL (other than exceptId). */
+    async slugTaken(slug: string, exceptId?: string): Promise<boolean> {
+      const lower = slug.toLowerCase();
+      let q = db
+        .selectFrom('uploads')
+        .select('id')
+        .where((eb) =>
+          eb.or([eb('short_code', '=', lower), eb(sql<string>`lower(vanity_url)`, '=', lower)]),
+        );
+      if (exceptId) q = q.where('id', '!=', exceptId);
+      return (await q.executeTakeFirst()) !== undefined;
+    },
+
+    async setVanity(id: string, vanity: string | null): Promise<UploadRow> {
+      return db
+        .updateTable('uploads')
+        .set({ vanity_url: vanity })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    },
+
+    async setThumbnailKey(id: string, key: string): Promise<void> {
+      await db.updateTable('uploads').set({ thumbnail_key: key }).where('id', '=', id).execute();
+    },
+
+    async incrementViews(id: string): Promise<void> {
+      await db
+        .updateTable('uploads')
+        .set((eb) => ({ views: eb('views', '+', 1) }))
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async list(filter: ListFilter): Promise<{ rows: UploadRow[]; total: number }> {
+      const pattern = filter.search ? likePattern(filter.search) : '';
+      const filtered = db
+        .selectFrom('uploads')
+        .where('user_id', '=', filter.userId)
+        .$if(!!filter.fileType, (qb) => qb.where('file_type', '=', filter.fileType ?? ''))
+        .$if(!!filter.search, (qb) =>
+          qb.where((eb) =>
+            eb.or([
+              sql<SqlBool>`lower(original_filename) like ${pattern} escape '\\'`,
+              sql<SqlBool>`lower(vanity_url) like ${pattern} escape '\\'`,
+            ]),
+          ),
+        );
+      const [column, direction] = SORT_ORDER[filter.sort];
+      const [rows, count] = await Promise.all([
+        filtered
+          .selectAll()
+          .orderBy(column, direction)
+          .orderBy('id', direction)
+          .limit(filter.limit)
+          .offset(filter.offset)
+          .execute(),
+        filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    /**
+     * Deletes the rows (only ownerId's, unless ownerId is null) and gives their bytes back to
+     * each owner's quota, in one transaction. Returns what was deleted, so the bytes can follow.
+     */
+    async deleteMany(ids: string[], ownerId: string | null): Promise<UploadRow[]> {
+      if (ids.length === 0) return [];
+      return db.transaction().execute(async (trx) => {
+        let q = trx.selectFrom('uploads').selectAll().where('id', 'in', ids);
+        if (ownerId !== null) q = q.where('user_id', '=', ownerId);
+        const rows = await q.execute();
+        if (rows.length === 0) return [];
+        await trx
+          .deleteFrom('uploads')
+          .where(
+            'id',
+            'in',
+            rows.map((r) => r.id),
+          )
+          .execute();
+        const freed = new Map<string, number>();
+        for (const r of rows) freed.set(r.user_id, (freed.get(r.user_id) ?? 0) + Number(r.size));
+        for (const [userId, bytes] of freed) {
+          await trx
+            .updateTable('users')
+            .set((eb) => ({ disk_used: eb('disk_used', '-', bytes) }))
+            .where('id', '=', userId)
+            .execute();
+        }
+        return rows;
+      });
+    },
+
+    /** Of the given storage keys, those an upload (file or thumbnail) or a chunked session uses. */
+    async referencedKeys(keys: string[]): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const [files, thumbs, sessions] = await Promise.all([
+        db
+          .selectFrom('uploads')
+          .select('storage_key as k')
+          .where('storage_key', 'in', keys)
+          .execute(),
+        db
+          .selectFrom('uploads')
+          .select('thumbnail_key as k')
+          .where('thumbnail_key', 'in', keys)
+          .execute(),
+        db
+          .selectFrom('chunked_uploads')
+          .select('storage_key as k')
+          .where('storage_key', 'in', keys)
+          .execute(),
+      ]);
+      return new Set([...files, ...thumbs, ...sessions].map((r) => r.k as string));
+    },
+  };
+}

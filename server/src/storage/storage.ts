@@ -1,0 +1,58 @@
+/**
+ * The byte store behind uploads. Keys are made by the server (ids), never from user input.
+ * The multipart calls map one to one onto S3 multipart uploads: parts are numbered, may
+ * arrive in any order, may be sent again, and become an object only on completion.
+ */
+import type { Readable } from 'node:stream';
+
+/** Inclusive byte range, as in HTTP Range. */
+export type ByteRange = { start: number; end: number };
+
+export interface Storage {
+  /** Streams body into a new object, committed atomically: all the bytes or nothing. */
+  put(key: string, body: Readable, options?: { maxBytes?: number }): Promise<{ size: number }>;
+  get(key: string, range?: ByteRange): Promise<Readable>;
+  /** Size in bytes, or null when there is no such object. */
+  size(key: string): Promise<number | null>;
+  /** Removes an object; a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  /** Every object with its last change, for the sweep that reclaims unreferenced bytes. */
+  list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
+
+  createMultipart(key: string): Promise<string>;
+  /** Writes part `index` (0-based) of exactly `size` bytes at `offset`; replaces an earlier copy. */
+  putPart(
+    multipartId: string,
+    key: string,
+    part: { index: number; offset: number; size: number },
+    body: Readable,
+  ): Promise<void>;
+  /** Joins the parts into the object at key; its size must be totalSize. */
+  completeMultipart(multipartId: string, key: string, totalSize: number): Promise<void>;
+  abortMultipart(multipartId: string, key: string): Promise<void>;
+  /** Multipart uploads not yet completed or aborted (S3: ListMultipartUploads). */
+  listMultipart(): AsyncIterable<{ multipartId: string; modifiedAt: Date }>;
+
+  /** A filesystem path for tools that need one (ffmpeg); null when objects are not local files. */
+  localPath(key: string): string | null;
+}
+
+/** Thrown by a driver when a body is larger than allowed, or a part is not its announced size. */
+export class StorageSizeError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'too_large' | 'wrong_size',
+  ) {
+    super(message);
+  }
+}
+
+/** Object keys: `u/ab/cd/<id>` for files, `t/ab/cd/<id>` for thumbnails. */
+export function objectKey(kind: 'u' | 't', id: string): string {
+  return `${kind}/${id.slice(0, 2)}/${id.slice(2, 4)}/${id}`;
+}
+
+const KEY_PATTERN = /^[a-z]\/[a-z0-9]{2}\/[a-z0-9]{2}\/[a-z0-9]+$/;
+export function assertValidKey(key: string): void {
+  if (!KEY_PATTERN.test(key)) throw new Error(`invalid storage key: ${key}`);
+}
