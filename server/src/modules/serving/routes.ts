@@ -75,6 +75,8 @@ export function servingRoutes(
         'content-disposition',
         contentDisposition(row.original_filename, {
           type: isInlineSafe(row.mime_type) ? 'inline' : 'attachment',
+          // An ASCII filename= for old clients, and filename*= (RFC 5987) whenever that loses anything.
+          fallback: row.original_filename.replace(/[^\x20-\x7e]/g, '_'),
         }),
       );
 

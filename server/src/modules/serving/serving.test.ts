@@ -1,0 +1,300 @@
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, signIn, uploadFile, type TestContext } from '../../../test/harness.ts';
+import { FILE_CSP } from './content-policy.ts';
+import { ffmpegAvailable } from './thumbnails.ts';
+
+let ctx: TestContext;
+let owner: Awaited<ReturnType<typeof signIn>>;
+beforeAll(async () => {
+  ctx = await createTestContext();
+  owner = await signIn(ctx);
+});
+afterAll(() => ctx.close());
+
+type UploadJson = { id: string; shortCode: string; views: number; thumbnailUrl: string };
+
+async function put(filename: string, contentType: string, data: Buffer, isPublic = true) {
+  const res = await uploadFile(
+    ctx,
+    owner.auth,
+    { filename, contentType, data },
+    { isPublic: String(isPublic) },
+  );
+  expect(res.statusCode).toBe(201);
+  return res.json().upload as UploadJson;
+}
+const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
+  ctx.app.inject({ method, url, headers });
+const views = async (id: string) =>
+  Number(
+    (
+      await ctx.handle.db
+        .selectFrom('uploads')
+        .select('views')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).views,
+  );
+
+describe('GET /{code}', () => {
+  const data = crypto.randomBytes(10_000);
+  let up: UploadJson;
+  beforeAll(async () => {
+    up = await put('video clip.mp4', 'video/mp4', data);
+  });
+
+  it('streams the whole file with its headers', async () => {
+    const res = await get(`/${up.shortCode}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.equals(data)).toBe(true);
+    expect(res.headers).toMatchObject({
+      'content-type': 'video/mp4',
+      'content-length': '10000',
+      'accept-ranges': 'bytes',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': FILE_CSP,
+      'content-disposition': 'inline; filename="video clip.mp4"',
+    });
+    expect(res.headers.etag).toBe(`"${crypto.createHash('sha256').update(data).digest('hex')}"`);
+    expect(res.headers['last-modified']).toBeTruthy();
+  });
+
+  it('answers a single byte range with 206 and Content-Range', async () => {
+    const res = await get(`/${up.shortCode}`, { range: 'bytes=100-199' });
+    expect(res.statusCode).toBe(206);
+    expect(res.headers['content-range']).toBe('bytes 100-199/10000');
+    expect(res.headers['content-length']).toBe('100');
+    expect(res.rawPayload.equals(data.subarray(100, 200))).toBe(true);
+
+    const suffix = await get(`/${up.shortCode}`, { range: 'bytes=-10' });
+    expect(suffix.statusCode).toBe(206);
+    expect(suffix.rawPayload.equals(data.subarray(9990))).toBe(true);
+    const open = await get(`/${up.shortCode}`, { range: 'bytes=9995-' });
+    expect(open.headers['content-range']).toBe('bytes 9995-9999/10000');
+  });
+
+  it('answers an unsatisfiable range with 416 and no body', async () => {
+    const res = await get(`/${up.shortCode}`, { range: 'bytes=10000-10010' });
+    expect(res.statusCode).toBe(416);
+    expect(res.headers['content-range']).toBe('bytes */10000');
+    expect(res.body).toBe('');
+  });
+
+  it('answers 304 to a matching If-None-Match or a recent If-Modified-Since', async () => {
+    const first = await get(`/${up.shortCode}`);
+    const inm = await get(`/${up.shortCode}`, { 'if-none-match': String(first.headers.etag) });
+    expect(inm.statusCode).toBe(304);
+    expect(inm.body).toBe('');
+    const ims = await get(`/${up.shortCode}`, {
+      'if-modified-since': String(first.headers['last-modified']),
+    });
+    expect(ims.statusCode).toBe(304);
+    const stale = await get(`/${up.shortCode}`, { 'if-none-match': '"something-else"' });
+    expect(stale.statusCode).toBe(200);
+  });
+
+  it('answers HEAD with the headers and no body', async () => {
+    const res = await get(`/${up.shortCode}`, {}, 'HEAD');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-length']).toBe('10000');
+    expect(res.body).toBe('');
+  });
+
+  it('counts a view per GET starting at byte 0, not HEAD, 304 or later ranges', async () => {
+    const fresh = await put('count.mp4', 'video/mp4', data);
+    await get(`/${fresh.shortCode}`); // +1
+    await get(`/${fresh.shortCode}`, { range: 'bytes=0-99' }); // +1 (a player's first request)
+    await get(`/${fresh.shortCode}`, { range: 'bytes=100-' }); // continuation
+    await get(`/${fresh.shortCode}`, {}, 'HEAD');
+    const etag = String((await get(`/${fresh.shortCode}`, {}, 'HEAD')).headers.etag);
+    await get(`/${fresh.shortCode}`, { 'if-none-match': etag });
+    await get(`/thumb/${fresh.shortCode}`);
+    expect(await views(fresh.id)).toBe(2);
+  });
+
+  it("finds links case-insensitively and answers unknown ones with the app's 404 page", async () => {
+    expect((await get(`/${up.shortCode.toUpperCase()}`)).statusCode).toBe(200);
+    const missing = await get('/zzzzzz');
+    expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe('unsafe types', () => {
+  it.each([
+    ['page.html', 'text/html', '<script>alert(1)</script>'],
+    [
+      'logo.svg',
+      'image/svg+xml',
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    ],
+    ['feed.xml', 'application/xml', '<x/>'],
+    ['app.js', 'text/javascript', 'alert(1)'],
+    ['mystery', 'application/x-unknown', 'zz'],
+  ])(
+    'serves %s as an attachment, with nosniff and the sandbox CSP',
+    async (filename, type, body) => {
+      const up = await put(filename, type, Buffer.from(body));
+      const res = await get(`/${up.shortCode}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-disposition']).toMatch(/^attachment; filename=/);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBe(FILE_CSP);
+    },
+  );
+
+  it('adds a charset to text types and encodes non-ASCII filenames (RFC 5987)', async () => {
+    const up = await put('résumé.txt', 'text/plain', Buffer.from('héllo'));
+    const res = await get(`/${up.shortCode}`);
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe(
+      `inline; filename="r_sum_.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9.txt`,
+    );
+  });
+});
+
+describe('private uploads', () => {
+  let up: UploadJson;
+  beforeAll(async () => {
+    up = await put(
+      'secret.png',
+      'image/png',
+      await sharp({ create: { width: 10, height: 10, channels: 3, background: 'red' } })
+        .png()
+        .toBuffer(),
+      false,
+    );
+  });
+
+  it('are invisible (404) to anonymous visitors and to other users', async () => {
+    expect((await get(`/${up.shortCode}`)).statusCode).toBe(404);
+    expect((await get(`/thumb/${up.shortCode}`)).statusCode).toBe(404);
+    const other = await signIn(ctx);
+    expect((await get(`/${up.shortCode}`, other.auth)).statusCode).toBe(404);
+    expect((await get(`/api/uploads/${up.id}/access-url`, other.auth)).statusCode).toBe(404);
+  });
+
+  it('are served to the owner and to an admin', async () => {
+    expect((await get(`/${up.shortCode}`, owner.auth)).statusCode).toBe(200);
+    const admin = await signIn(ctx, 'admin');
+    expect((await get(`/${up.shortCode}`, admin.auth)).statusCode).toBe(200);
+    expect((await get(`/${up.shortCode}`, owner.auth)).headers['cache-control']).toBe(
+      'private, no-cache',
+    );
+  });
+
+  it('open through a short-lived signed link, which cannot be forged or reused after expiry', async () => {
+    const res = await get(`/api/uploads/${up.id}/access-url`, owner.auth);
+    expect(res.statusCode).toBe(200);
+    const { url, thumbnailUrl, expiresAt } = res.json();
+    expect(Date.parse(expiresAt) - Date.now()).toBeLessThanOrEqual(10 * 60 * 1000 + 5000);
+    const local = (u: string) => u.replace(ctx.config.publicUrl, '');
+    expect((await get(local(url))).statusCode).toBe(200);
+    expect((await get(local(thumbnailUrl))).statusCode).toBe(200);
+    expect(
+      (await get(local(url).replace(/signature=[a-f0-9]{4}/, 'signature=0000'))).statusCode,
+    ).toBe(404);
+    const other = await put('other.png', 'image/png', Buffer.from('x'), false);
+    // A signature is bound to its upload.
+    const query = local(url).split('?')[1];
+    expect((await get(`/${other.shortCode}?${query}`)).statusCode).toBe(404);
+    ctx.clock.advance(11 * 60 * 1000);
+    expect((await get(local(url))).statusCode).toBe(404);
+  });
+
+  it("list private thumbnails with a signed link the owner's grid can load", async () => {
+    const list = await get('/api/uploads?search=secret', owner.auth);
+    const thumb = list.json().uploads[0].thumbnailUrl.replace(ctx.config.publicUrl, '');
+    expect(thumb).toMatch(/\?expires=/);
+    expect((await get(thumb)).statusCode).toBe(200);
+  });
+});
+
+describe('GET /thumb/{code}', () => {
+  it('makes a WebP of at most 400 px from a PNG and a JPEG, once', async () => {
+    for (const [name, format] of [
+      ['big.png', 'png'],
+      ['photo.jpg', 'jpeg'],
+    ] as const) {
+      const image = await sharp({
+        create: { width: 1200, height: 600, channels: 3, background: '#3366ff' },
+      })
+        .toFormat(format)
+        .toBuffer();
+      const up = await put(name, `image/${format}`, image);
+      const res = await get(`/thumb/${up.shortCode}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('image/webp');
+      const meta = await sharp(res.rawPayload).metadata();
+      expect(meta).toMatchObject({ format: 'webp', width: 400, height: 200 });
+      const row = await ctx.handle.db
+        .selectFrom('uploads')
+        .select('thumbnail_key')
+        .where('id', '=', up.id)
+        .executeTakeFirstOrThrow();
+      expect(row.thumbnail_key).toMatch(/^t\//);
+      const again = await get(`/thumb/${up.shortCode}`);
+      expect(again.rawPayload.equals(res.rawPayload)).toBe(true);
+      expect(
+        (await get(`/thumb/${up.shortCode}`, { 'if-none-match': String(res.headers.etag) }))
+          .statusCode,
+      ).toBe(304);
+    }
+  });
+
+  it('does not enlarge a small image', async () => {
+    const image = await sharp({
+      create: { width: 50, height: 30, channels: 4, background: '#000' },
+    })
+      .png()
+      .toBuffer();
+    const up = await put('tiny.png', 'image/png', image);
+    const meta = await sharp((await get(`/thumb/${up.shortCode}`)).rawPayload).metadata();
+    expect(meta).toMatchObject({ width: 50, height: 30 });
+  });
+
+  it('answers 404 for a corrupt image and a non-image, and the server keeps running', async () => {
+    const corrupt = await put(
+      'broken.png',
+      'image/png',
+      Buffer.from('\x89PNG\r\n\x1a\nthis is not really a png'),
+    );
+    expect((await get(`/thumb/${corrupt.shortCode}`)).statusCode).toBe(404);
+    expect((await get(`/thumb/${corrupt.shortCode}`)).statusCode).toBe(404);
+    const text = await put('notes.txt', 'text/plain', Buffer.from('hello'));
+    expect((await get(`/thumb/${text.shortCode}`)).statusCode).toBe(404);
+    expect((await get('/api/auth/me', owner.auth)).statusCode).toBe(200);
+  });
+
+  it.skipIf(!ffmpegAvailable())('grabs a frame of a video with ffmpeg', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-video-'));
+    const file = path.join(dir, 'v.mp4');
+    execFileSync('ffmpeg', [
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc=size=640x360:rate=10',
+      '-t',
+      '2',
+      '-pix_fmt',
+      'yuv420p',
+      file,
+    ]);
+    const up = await put('v.mp4', 'video/mp4', fs.readFileSync(file));
+    fs.rmSync(dir, { recursive: true });
+    const res = await get(`/thumb/${up.shortCode}`);
+    expect(res.statusCode).toBe(200);
+    expect(await sharp(res.rawPayload).metadata()).toMatchObject({
+      format: 'webp',
+      width: 400,
+      height: 225,
+    });
+  });
+});
