@@ -1,13 +1,13 @@
-// `npm start`: build the web app if needed, then run the server (migrations run at boot).
+// `npm start`: build the web app and the server when their builds are missing or stale, then
+// run the server (it runs the migrations on boot).
 import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { ensureWebBuilt, root } from './web-build.mjs';
+import { ensureServerBuilt } from './server-build.mjs';
+import { ensureWebBuilt } from './web-build.mjs';
 
 ensureWebBuilt();
+const main = await ensureServerBuilt();
 
-const server = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server/src/main.ts')], {
-  stdio: 'inherit',
-});
+const server = spawn(process.execPath, ['--enable-source-maps', main], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => server.kill(signal));
 }

@@ -15,7 +15,7 @@ const sources = [
   'contract/src',
 ];
 
-function newestMtime(p) {
+export function newestMtime(p) {
   let stat;
   try {
     stat = fs.statSync(p);

@@ -6,6 +6,7 @@ import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { deriveKeys } from './lib/crypto.ts';
+import { createFileHasher } from './lib/file-hasher.ts';
 import { createAuthRepository } from './modules/auth/repository.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { createAuthService } from './modules/auth/service.ts';
@@ -82,7 +83,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
     defaultQuotaBytes: config.defaultQuotaBytes,
   });
-  const uploadsService = createUploadsService({ uploads: uploadsRepo, storage, clock });
+  const fileHasher = createFileHasher();
+  const uploadsService = createUploadsService({
+    uploads: uploadsRepo,
+    storage,
+    clock,
+    fileHasher,
+  });
   const chunkedService = createChunkedUploadsService({
     sessions: sessionsRepo,
     uploads: uploadsRepo,
@@ -105,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     clock,
   });
 
+  app.addHook('onClose', () => fileHasher.close());
   registerErrorHandler(app);
   registerAuth(app, authService);
   await app.register(fastifyMultipart, { limits: { files: 1, fields: 10, fieldSize: 1024 } });

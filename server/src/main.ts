@@ -28,6 +28,11 @@ async function main(): Promise<void> {
         run: () => app.services.chunkedUploads.sweepExpired(),
       },
       {
+        name: 'missing-digests',
+        intervalMs: 10 * 60 * 1000,
+        run: () => app.services.uploads.hashMissing(),
+      },
+      {
         name: 'orphaned-bytes',
         intervalMs: 6 * 60 * 60 * 1000,
         run: () => app.services.storageSweeper.sweep(),

@@ -50,7 +50,7 @@ export interface UploadsTable {
   mime_type: string;
   file_type: string;
   size: number;
-  sha256: string;
+  sha256: string | null;
   views: Generated<number>;
   short_code: string;
   vanity_url: string | null;

@@ -12,7 +12,8 @@ export const m0002Uploads: Migration = {
       // images | videos | documents | archives | other: the filter group, from contract's mapping
       .addColumn('file_type', 'text', (c) => c.notNull())
       .addColumn('size', 'bigint', (c) => c.notNull())
-      .addColumn('sha256', 'text', (c) => c.notNull())
+      // null until hashed: chunked uploads are hashed after completion, off the request
+      .addColumn('sha256', 'text')
       .addColumn('views', 'bigint', (c) => c.notNull().defaultTo(0))
       .addColumn('short_code', 'text', (c) => c.notNull().unique())
       .addColumn('vanity_url', 'text')

@@ -60,12 +60,6 @@ export function createChunkedUploadsService(deps: {
       : Number(session.total_size) - size * (session.total_chunks - 1);
   }
 
-  async function sha256Of(key: string): Promise<string> {
-    const hash = crypto.createHash('sha256');
-    for await (const chunk of await storage.get(key)) hash.update(chunk as Buffer);
-    return hash.digest('hex');
-  }
-
   return {
     async init(
       owner: Owner,
@@ -177,13 +171,14 @@ export function createChunkedUploadsService(deps: {
         if (err instanceof StorageSizeError) throw new ValidationError(err.message);
         throw err;
       }
+      let row: UploadRow;
       try {
-        return await uploadsService.record({
+        row = await uploadsService.record({
           owner,
           filename: session.filename,
           mimeType: session.mime_type,
           size: Number(session.total_size),
-          sha256: await sha256Of(session.storage_key),
+          sha256: null,
           isPublic: session.is_public === 1,
           storageKey: session.storage_key,
         });
@@ -191,6 +186,10 @@ export function createChunkedUploadsService(deps: {
         // Recorded, or refused (quota) with its bytes removed: either way the session is over.
         await sessions.delete(uploadId);
       }
+      // Hashing a large file takes seconds; the client need not wait for it. A crash before it
+      // ends is caught by the hashMissing job.
+      uploadsService.hashStored(row).catch(() => {});
+      return row;
     },
 
     async abort(owner: Owner, uploadId: string): Promise<void> {

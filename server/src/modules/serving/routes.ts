@@ -63,7 +63,8 @@ export function servingRoutes(
     if (!row || !allowed(request, row)) return reply.callNotFound();
 
     const size = Number(row.size);
-    const etag = `"${row.sha256}"`;
+    // An upload's bytes never change, so its id is a strong validator.
+    const etag = `"${row.id}"`;
     const lastModified = new Date(row.created_at);
     commonHeaders(reply, row);
     reply

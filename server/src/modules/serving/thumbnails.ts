@@ -6,7 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import sharp from 'sharp';
+import type SharpFn from 'sharp';
 import type { UploadRow } from '../../db/schema.ts';
 import { objectKey, type Storage } from '../../storage/storage.ts';
 import type { UploadsRepository } from '../uploads/repository.ts';
@@ -34,7 +34,12 @@ export function ffmpegAvailable(command = 'ffmpeg'): boolean {
   }
 }
 
-function toWebp(input: Readable): Promise<Buffer> {
+/** sharp (libvips) is loaded on first use: it is large, and many instances never need it. */
+type Sharp = typeof SharpFn;
+let sharpLoading: Promise<Sharp> | null = null;
+
+async function toWebp(input: Readable): Promise<Buffer> {
+  const sharp = await (sharpLoading ??= import('sharp').then((m) => m.default));
   const transformer = sharp({ failOn: 'error', limitInputPixels: 100_000_000 })
     .rotate()
     .resize(THUMBNAIL_MAX_PX, THUMBNAIL_MAX_PX, { fit: 'inside', withoutEnlargement: true })

@@ -110,6 +110,19 @@ export function createUploadsRepository(db: Db) {
       await db.updateTable('uploads').set({ thumbnail_key: key }).where('id', '=', id).execute();
     },
 
+    async setSha256(id: string, sha256: string): Promise<void> {
+      await db.updateTable('uploads').set({ sha256 }).where('id', '=', id).execute();
+    },
+
+    missingSha256(limit: number): Promise<Pick<UploadRow, 'id' | 'storage_key'>[]> {
+      return db
+        .selectFrom('uploads')
+        .select(['id', 'storage_key'])
+        .where('sha256', 'is', null)
+        .limit(limit)
+        .execute();
+    },
+
     async incrementViews(id: string): Promise<void> {
       await db
         .updateTable('uploads')

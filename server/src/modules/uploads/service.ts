@@ -1,6 +1,6 @@
 /** The rules of uploads: storing bytes with quota, links, listing, vanity URLs, deletion. */
 import crypto from 'node:crypto';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import mime from 'mime-types';
 import {
   fileTypeOf,
@@ -22,6 +22,8 @@ import {
   ValidationError,
 } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { FileHasher } from '../../lib/file-hasher.ts';
+import { hashStream, inlineHasher } from '../../lib/hashing.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
 import { canManageUpload } from './policy.ts';
@@ -66,8 +68,19 @@ export function createUploadsService(deps: {
   uploads: UploadsRepository;
   storage: Storage;
   clock: Clock;
+  fileHasher: FileHasher;
 }) {
   const { uploads, storage, clock } = deps;
+
+  /** Hashes a stored upload's bytes (on the hasher's thread when it is a local file). */
+  async function hashStored(row: Pick<UploadRow, 'id' | 'storage_key'>): Promise<string> {
+    const file = storage.localPath(row.storage_key);
+    const hex = file
+      ? await deps.fileHasher.sha256(file)
+      : await hashStream(await storage.get(row.storage_key));
+    await uploads.setSha256(row.id, hex);
+    return hex;
+  }
 
   /** Inserts the row for bytes already committed at storageKey; retries short-code collisions. */
   async function record(input: {
@@ -75,7 +88,8 @@ export function createUploadsService(deps: {
     filename: string;
     mimeType: string;
     size: number;
-    sha256: string;
+    /** null: computed after the fact (chunked uploads), see hashStored. */
+    sha256: string | null;
     isPublic: boolean;
     storageKey: string;
   }): Promise<UploadRow> {
@@ -116,6 +130,14 @@ export function createUploadsService(deps: {
 
   return {
     record,
+    hashStored,
+
+    /** Fills in digests that a crash left missing; returns how many. */
+    async hashMissing(): Promise<number> {
+      const rows = await uploads.missingSha256(50);
+      for (const row of rows) await hashStored(row);
+      return rows.length;
+    },
 
     /** Streams one file (the simple upload) into storage, hashing as it goes, then records it. */
     async storeStream(input: {
@@ -127,15 +149,13 @@ export function createUploadsService(deps: {
     }): Promise<UploadRow> {
       const remaining = await uploads.remainingQuota(input.owner.id);
       const ceiling = Math.min(MAX_SIMPLE_UPLOAD_BYTES, remaining);
-      const hash = crypto.createHash('sha256');
-      const hashed = new PassThrough();
-      hashed.on('data', (chunk: Buffer) => hash.update(chunk));
-      input.body.on('error', (err) => hashed.destroy(err));
-      input.body.pipe(hashed);
+      const hashing = inlineHasher();
+      input.body.on('error', (err) => hashing.stream.destroy(err));
+      input.body.pipe(hashing.stream);
       const storageKey = objectKey('u', newStorageId());
       let size: number;
       try {
-        ({ size } = await storage.put(storageKey, hashed, { maxBytes: ceiling }));
+        ({ size } = await storage.put(storageKey, hashing.stream, { maxBytes: ceiling }));
       } catch (err) {
         input.body.resume(); // drain what is left of the request
         if (err instanceof StorageSizeError) {
@@ -146,15 +166,19 @@ export function createUploadsService(deps: {
         throw err;
       }
       const filename = cleanFilename(input.filename);
-      return record({
+      const sha256 = hashing.digest();
+      const row = await record({
         owner: input.owner,
         filename,
         mimeType: resolveMimeType(filename, input.mimeType),
         size,
-        sha256: hash.digest('hex'),
+        sha256,
         isPublic: input.isPublic,
         storageKey,
       });
+      // Large files are hashed after the response; the hashMissing job covers a crash.
+      if (sha256 === null) hashStored(row).catch(() => {});
+      return row;
     },
 
     async get(viewer: Owner, id: string): Promise<UploadRow> {

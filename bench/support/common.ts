@@ -1,0 +1,79 @@
+/** Shared pieces of the benchmarks: the real server, sign-in, RSS sampling, timing. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { performance } from 'node:perf_hooks';
+
+export { startServer } from '../../e2e/support/server.ts';
+
+export const ADMIN = {
+  email: 'bench@example.com',
+  password: 'bench-password-1',
+  username: 'bench',
+};
+export const BENCH_ENV = {
+  ADMIN_EMAIL: ADMIN.email,
+  ADMIN_PASSWORD: ADMIN.password,
+  ADMIN_USERNAME: ADMIN.username,
+  DEFAULT_QUOTA_BYTES: String(10 * 1024 ** 4),
+  LOG_LEVEL: 'warn',
+};
+
+export async function signInToken(baseUrl: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
+  });
+  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** Samples a process's resident memory every 50 ms; peak() gives the highest seen, in bytes. */
+export function rssSampler(pid: number) {
+  let peak = 0;
+  const read = () => {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) peak = Math.max(peak, Number(m[1]) * 1024);
+    } catch {
+      /* process gone */
+    }
+  };
+  const timer = setInterval(read, 50);
+  read();
+  return {
+    peak: () => peak,
+    reset: () => {
+      peak = 0;
+      read();
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
+export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const t0 = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t0, value };
+}
+
+export const MiB = 1024 * 1024;
+export const mbps = (bytes: number, ms: number) => bytes / MiB / (ms / 1000);
+export const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+/** A file of random bytes (made once per run with dd, so it is not all zeros). */
+export function makeRandomFile(file: string, bytes: number): void {
+  execFileSync('dd', [
+    'if=/dev/urandom',
+    `of=${file}`,
+    `bs=${MiB}`,
+    `count=${Math.ceil(bytes / MiB)}`,
+    'status=none',
+  ]);
+  fs.truncateSync(file, bytes);
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}

@@ -1,0 +1,197 @@
+/**
+ * Upload throughput over loopback, beside `dd` writing the same bytes to the same disk, with
+ * the server's peak RSS. Simple uploads: 100 MiB files (their limit) one after another up to
+ * the size; chunked: one file of the size in 50 MiB chunks.
+ *   npm run upload -w bench [-- --gib 5]
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { CHUNK_SIZE, MAX_SIMPLE_UPLOAD_BYTES } from '@upshot/contract';
+import {
+  BENCH_ENV,
+  fmt,
+  makeRandomFile,
+  mbps,
+  MiB,
+  rssSampler,
+  signInToken,
+  startServer,
+  timed,
+} from './support/common.ts';
+
+const gib = Number(process.argv[process.argv.indexOf('--gib') + 1] || 1) || 1;
+const totalBytes = Math.round(gib * 1024 * MiB);
+const agent = new http.Agent({ keepAlive: true });
+
+/** POSTs a multipart body whose file part streams from a slice of a file on disk. */
+function postFilePart(
+  url: string,
+  token: string,
+  fields: Record<string, string>,
+  field: string,
+  file: string,
+  start: number,
+  length: number,
+): Promise<{ status: number; body: string }> {
+  const boundary = `----bench${Date.now()}`;
+  let head = '';
+  for (const [k, v] of Object.entries(fields)) {
+    head += `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+  }
+  head += `--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="bench.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': Buffer.byteLength(head) + length + Buffer.byteLength(tail),
+        },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    const stream = fs.createReadStream(file, {
+      start,
+      end: start + length - 1,
+      highWaterMark: MiB,
+    });
+    stream.on('error', reject);
+    stream.on('end', () => req.end(tail));
+    stream.pipe(req, { end: false });
+  });
+}
+
+async function postJson(url: string, token: string, body: unknown) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<Record<string, unknown>>;
+}
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-bench-'));
+const source = path.join(work, 'source.bin');
+console.log(`Preparing a ${gib} GiB file of random bytes...`);
+makeRandomFile(source, totalBytes);
+
+const server = await startServer(BENCH_ENV);
+try {
+  const token = await signInToken(server.url);
+  const rss = rssSampler(server.pid);
+  const idleRss = rss.peak();
+
+  // Reference: dd copying the same bytes into the server's data directory, flushed to disk.
+  const ref = await timed(async () =>
+    execFileSync('dd', [
+      `if=${source}`,
+      `of=${path.join(server.dataDir, 'dd.bin')}`,
+      `bs=${MiB}`,
+      'conv=fsync',
+      'status=none',
+    ]),
+  );
+  fs.rmSync(path.join(server.dataDir, 'dd.bin'));
+  const ddRate = mbps(totalBytes, ref.ms);
+
+  const cpu = () => {
+    const f = fs.readFileSync(`/proc/${server.pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(f[11]) + Number(f[12])) / 100; // utime + stime, seconds
+  };
+  const me = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+  };
+  let cpu0 = cpu();
+  let me0 = me();
+  const cpuReport = () => {
+    const line = `server CPU ${fmt(cpu() - cpu0)} s, client CPU ${fmt(me() - me0)} s`;
+    cpu0 = cpu();
+    me0 = me();
+    return line;
+  };
+
+  // Simple uploads (each at most 100 MiB).
+  rss.reset();
+  const simpleBytes = Math.min(totalBytes, 10 * MAX_SIMPLE_UPLOAD_BYTES);
+  const simple = await timed(async () => {
+    for (let offset = 0; offset < simpleBytes; offset += MAX_SIMPLE_UPLOAD_BYTES) {
+      const length = Math.min(MAX_SIMPLE_UPLOAD_BYTES, simpleBytes - offset);
+      const res = await postFilePart(
+        `${server.url}/api/upload`,
+        token,
+        {},
+        'file',
+        source,
+        offset,
+        length,
+      );
+      if (res.status !== 201) throw new Error(`simple upload: ${res.status} ${res.body}`);
+    }
+  });
+  const simpleRss = rss.peak();
+  const simpleCpu = cpuReport();
+  const simpleRate = mbps(simpleBytes, simple.ms);
+
+  // Chunked upload of the whole file.
+  rss.reset();
+  const totalChunks = Math.ceil(totalBytes / CHUNK_SIZE);
+  const chunked = await timed(async () => {
+    const { uploadId } = await postJson(`${server.url}/api/chunked-upload/init`, token, {
+      filename: 'big.bin',
+      mimeType: 'application/octet-stream',
+      totalSize: totalBytes,
+      totalChunks,
+    });
+    for (let i = 0; i < totalChunks; i++) {
+      const start = i * CHUNK_SIZE;
+      const length = Math.min(CHUNK_SIZE, totalBytes - start);
+      const res = await postFilePart(
+        `${server.url}/api/chunked-upload/chunk`,
+        token,
+        { uploadId: String(uploadId), chunkIndex: String(i) },
+        'chunk',
+        source,
+        start,
+        length,
+      );
+      if (res.status !== 204) throw new Error(`chunk ${i}: ${res.status} ${res.body}`);
+    }
+    await postJson(`${server.url}/api/chunked-upload/complete`, token, { uploadId });
+  });
+  const chunkedRss = rss.peak();
+  const chunkedCpu = cpuReport();
+  const chunkedRate = mbps(totalBytes, chunked.ms);
+  rss.stop();
+
+  const MB = (b: number) => `${fmt(b / MiB, 0)} MiB`;
+  console.log(`\nUpload throughput, ${gib} GiB over loopback (MiB/s; ratio to dd in the same run)`);
+  console.log(`  dd (reference, conv=fsync)      ${fmt(ddRate).padStart(8)} MiB/s`);
+  console.log(
+    `  simple upload (${simpleBytes / MAX_SIMPLE_UPLOAD_BYTES} x 100 MiB)   ${fmt(simpleRate).padStart(8)} MiB/s  ${fmt((simpleRate / ddRate) * 100, 0)}% of dd   peak RSS ${MB(simpleRss)}`,
+  );
+  console.log(
+    `  chunked upload (${totalChunks} chunks)     ${fmt(chunkedRate).padStart(8)} MiB/s  ${fmt((chunkedRate / ddRate) * 100, 0)}% of dd   peak RSS ${MB(chunkedRss)}`,
+  );
+  console.log(`  server RSS when idle: ${MB(idleRss)}`);
+  console.log(
+    `  CPU, simple: ${simpleCpu}; chunked: ${chunkedCpu} (wall ${fmt(simple.ms / 1000)} s, ${fmt(chunked.ms / 1000)} s)`,
+  );
+} finally {
+  await server.stop();
+  fs.rmSync(work, { recursive: true, force: true });
+}

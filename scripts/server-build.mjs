@@ -1,0 +1,33 @@
+// Bundles the server (and the shared contract) into server/dist/main.js for plain `node`:
+// no TypeScript loader at run time, which keeps the process smaller. npm packages stay external.
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { newestMtime, root } from './web-build.mjs';
+
+const out = path.join(root, 'server/dist/main.js');
+const sources = ['server/src', 'server/package.json', 'contract/src'];
+
+export function serverBuildIsStale() {
+  if (!fs.existsSync(out)) return true;
+  const built = fs.statSync(out).mtimeMs;
+  return sources.some((s) => newestMtime(path.join(root, s)) > built);
+}
+
+export async function ensureServerBuilt() {
+  if (!serverBuildIsStale()) return out;
+  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'server/package.json'), 'utf8'));
+  const external = Object.keys(pkg.dependencies).filter((name) => name !== '@upshot/contract');
+  await build({
+    entryPoints: [path.join(root, 'server/src/main.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    sourcemap: true,
+    external,
+    logLevel: 'warning',
+  });
+  return out;
+}
