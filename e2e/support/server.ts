@@ -15,6 +15,7 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export type RunningServer = {
   url: string;
   dataDir: string;
+  pid: number;
   output: () => string;
   stop: () => Promise<void>;
 };
