@@ -28,6 +28,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  cacheStatements(sqlite);
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
@@ -43,4 +44,22 @@ export function isUniqueViolation(err: unknown): boolean {
     e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
     e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
   );
+}
+
+/**
+ * Kysely prepares every query anew; on hot paths (serving a link) preparing costs more than
+ * running. Statements are reusable, and the set of distinct SQL texts is small and fixed.
+ */
+function cacheStatements(sqlite: SQLite.Database): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, SQLite.Statement>();
+  sqlite.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      if (cache.size >= 1000) cache.clear();
+      statement = prepare(source);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
 }

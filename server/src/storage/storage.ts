@@ -11,7 +11,8 @@ export type ByteRange = { start: number; end: number };
 export interface Storage {
   /** Streams body into a new object, committed atomically: all the bytes or nothing. */
   put(key: string, body: Readable, options?: { maxBytes?: number }): Promise<{ size: number }>;
-  get(key: string, range?: ByteRange): Promise<Readable>;
+  /** Reads an object or a byte range of it; sizeHint (the known size) lets a driver pick its way. */
+  get(key: string, range?: ByteRange, sizeHint?: number): Promise<Readable>;
   /** Size in bytes, or null when there is no such object. */
   size(key: string): Promise<number | null>;
   /** Removes an object; a missing object is not an error. */

@@ -1,4 +1,5 @@
 /** The share links: GET/HEAD /{vanityOrShortCode} and /thumb/{shortCode}. */
+import { buffer } from 'node:stream/consumers';
 import contentDisposition from 'content-disposition';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UploadRow } from '../../db/schema.ts';
@@ -13,6 +14,7 @@ import { parseRange } from './http-range.ts';
 import type { Thumbnailer } from './thumbnails.ts';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
+const SMALL_BODY_BYTES = 128 * 1024;
 
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -95,7 +97,9 @@ export function servingRoutes(
 
     if (range === 'none') {
       reply.status(200).header('content-length', String(size));
-      return isHead ? reply.send() : reply.send(await storage.get(row.storage_key));
+      return isHead
+        ? reply.send()
+        : reply.send(await storage.get(row.storage_key, undefined, size));
     }
     reply
       .status(206)

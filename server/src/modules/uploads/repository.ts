@@ -67,21 +67,17 @@ export function createUploadsRepository(db: Db) {
         .executeTakeFirst();
     },
 
-    /** A link's path segment: a vanity URL (any case) or a short code. */
+    /** A link's path segment: a vanity URL (any case) or a short code; vanity URLs win. */
     async findBySlug(slug: string): Promise<UploadRow | undefined> {
       const lower = slug.toLowerCase();
-      return (
-        (await db
-          .selectFrom('uploads')
-          .selectAll()
-          .where(sql<string>`lower(vanity_url)`, '=', lower)
-          .executeTakeFirst()) ??
-        (await db
-          .selectFrom('uploads')
-          .selectAll()
-          .where('short_code', '=', lower)
-          .executeTakeFirst())
-      );
+      // Two index lookups in one statement (an OR across them would scan).
+      const rows = await db
+        .selectFrom('uploads')
+        .selectAll()
+        .where(sql<string>`lower(vanity_url)`, '=', lower)
+        .unionAll(db.selectFrom('uploads').selectAll().where('short_code', '=', lower))
+        .execute();
+      return rows.find((r) => r.vanity_url?.toLowerCase() === lower) ?? rows[0];
     },
 
     /** Whether a slug is already some upload's short code or vanity URL (other than exceptId). */
