@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch } from '../test/fetch-mock.ts';
-import { apiClient, getApiErrorMessage } from './api-client.ts';
+import { mockXhr } from '../test/xhr-mock.ts';
+import { apiClient, getApiErrorMessage, getApiErrorStatus } from './api-client.ts';
 
 describe('apiClient', () => {
   afterEach(() => localStorage.clear());
@@ -71,5 +72,58 @@ describe('getApiErrorMessage', () => {
     expect(getApiErrorMessage({ error: 'x', message: '' })).toBeUndefined();
     expect(getApiErrorMessage(new TypeError('Failed to fetch'))).toBeUndefined();
     expect(getApiErrorMessage(undefined)).toBeUndefined();
+  });
+});
+
+describe('apiClient.upload', () => {
+  it('posts the form with the token, reports progress and resolves with the JSON body', async () => {
+    localStorage.setItem('auth_token', 'tok-9');
+    const { requests } = mockXhr((request) => {
+      request.progress(3, 10);
+      request.respond(201, { ok: true });
+    });
+    const form = new FormData();
+    form.append('file', new File(['abc'], 'a.txt'));
+    const progress: [number, number][] = [];
+
+    const result = await apiClient.upload('/upload', form, {
+      onProgress: (loaded, total) => progress.push([loaded, total]),
+    });
+
+    expect(result).toEqual({ ok: true });
+    expect(progress).toEqual([[3, 10]]);
+    expect(requests[0]!.path).toBe('/api/upload');
+    expect(requests[0]!.headers.authorization).toBe('Bearer tok-9');
+    expect(requests[0]!.body).toBe(form);
+  });
+
+  it('rejects with the error body and its status, a TypeError when the connection drops', async () => {
+    mockXhr((request) => request.respond(413, { error: 'payload_too_large', message: 'Too big' }));
+    const refused = await apiClient.upload('/upload', new FormData()).catch((e: unknown) => e);
+    expect(refused).toEqual({ error: 'payload_too_large', message: 'Too big' });
+    expect(getApiErrorStatus(refused)).toBe(413);
+
+    mockXhr((request) => request.fail());
+    const dropped = await apiClient.upload('/upload', new FormData()).catch((e: unknown) => e);
+    expect(dropped).toBeInstanceOf(TypeError);
+    expect(getApiErrorStatus(dropped)).toBeUndefined();
+  });
+
+  it('aborts with an AbortError when its signal fires', async () => {
+    const { requests } = mockXhr();
+    const controller = new AbortController();
+    const pending = apiClient.upload('/upload', new FormData(), { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(requests[0]!.settled).toBe(true);
+  });
+});
+
+describe('getApiErrorStatus', () => {
+  it('reads the status of a fetch error body without changing how the body compares', async () => {
+    mockFetch({ 'GET /api/x': () => jsonResponse(409, { error: 'conflict', message: 'Taken' }) });
+    const error = await apiClient.get('/x').catch((e: unknown) => e);
+    expect(getApiErrorStatus(error)).toBe(409);
+    expect(error).toEqual({ error: 'conflict', message: 'Taken' });
   });
 });

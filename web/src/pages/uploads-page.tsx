@@ -1,10 +1,177 @@
-import { ComingSoon, PageHeader } from '../components/page-header.tsx';
+import type { Upload } from '@upshot/contract';
+import { CloudUpload } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { toast } from 'sonner';
+import { PageHeader } from '../components/page-header.tsx';
+import { Button } from '../components/ui/button.tsx';
+import { Checkbox } from '../components/ui/checkbox.tsx';
+import { Label } from '../components/ui/label.tsx';
+import {
+  ConfirmDeleteDialog,
+  FilterBar,
+  Pagination,
+  SelectionBar,
+  UploadDialog,
+  UploadGrid,
+  UploadsEmpty,
+  UploadsFilteredEmpty,
+  UploadsLoadError,
+  UploadsLoading,
+  VanityUrlDialog,
+  useOpenUpload,
+  useSelection,
+  useUploadActions,
+  useUploadFilters,
+  useUploadsQuery,
+} from '../features/uploads/index.ts';
+
+const closed = { upload: null, open: false };
 
 export function UploadsPage() {
+  const filters = useUploadFilters();
+  const { params, setPage } = filters;
+  const query = useUploadsQuery(params);
+  const { data, isPending, isError, errorUpdatedAt } = query;
+  const { selected, toggle, toggleAll, clear: clearSelection } = useSelection();
+  const actions = useUploadActions();
+  const openUpload = useOpenUpload();
+  const selectAllId = useId();
+
+  const [uploadOpen, setUploadOpen] = useState(false);
+  // Each dialog keeps its subject while it animates closed, hence a flag beside it.
+  const [vanity, setVanity] = useState<{ upload: Upload | null; open: boolean }>(closed);
+  const [toDelete, setToDelete] = useState<{ upload: Upload | null; open: boolean }>(closed);
+  const [batchDelete, setBatchDelete] = useState<{ ids: string[]; open: boolean }>({
+    ids: [],
+    open: false,
+  });
+
+  useEffect(() => {
+    if (isError) toast.error('Failed to load uploads');
+  }, [isError, errorUpdatedAt]);
+
+  // Another filter or page is another list: nothing on it is ticked yet.
+  useEffect(() => {
+    clearSelection();
+  }, [params, clearSelection]);
+
+  // Deleting the last cards of the last page leaves it empty: step back to the new last page.
+  useEffect(() => {
+    if (data && data.uploads.length === 0 && data.total > 0 && data.page > 1) {
+      setPage(Math.max(1, Math.ceil(data.total / data.limit)));
+    }
+  }, [data, setPage]);
+
+  const uploads = data?.uploads ?? [];
+  const listedIds = uploads.map((upload) => upload.id);
+  const selectedIds = listedIds.filter((id) => selected.has(id));
+  const allSelected = listedIds.length > 0 && selectedIds.length === listedIds.length;
+  const pageCount = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
+
+  const confirmDeleteOne = async () => {
+    const { upload } = toDelete;
+    setToDelete((current) => ({ ...current, open: false }));
+    if (upload && (await actions.deleteUpload(upload))) toggle(upload.id, false);
+  };
+
+  const confirmDeleteSelected = async () => {
+    setBatchDelete((current) => ({ ...current, open: false }));
+    if (await actions.deleteUploads(batchDelete.ids)) clearSelection();
+  };
+
+  let content;
+  if (isPending) {
+    content = <UploadsLoading />;
+  } else if (!data) {
+    content = <UploadsLoadError onRetry={() => void query.refetch()} />;
+  } else if (uploads.length === 0) {
+    content = filters.isFiltered ? (
+      <UploadsFilteredEmpty />
+    ) : (
+      <UploadsEmpty onUpload={() => setUploadOpen(true)} />
+    );
+  } else {
+    content = (
+      <>
+        <UploadGrid
+          uploads={uploads}
+          selected={selected}
+          onToggle={toggle}
+          onOpen={(upload) => void openUpload(upload)}
+          onCopyUrl={(upload) => void actions.copyUrl(upload)}
+          onSetCustomUrl={(upload) => setVanity({ upload, open: true })}
+          onDelete={(upload) => setToDelete({ upload, open: true })}
+        />
+        <Pagination page={data.page} pageCount={pageCount} onPageChange={setPage} />
+      </>
+    );
+  }
+
   return (
-    <>
-      <PageHeader title="Uploads" />
-      <ComingSoon />
-    </>
+    <div className={selectedIds.length > 0 ? 'flex flex-col gap-6 pb-20' : 'flex flex-col gap-6'}>
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <PageHeader
+          title="Uploads"
+          description={
+            data && data.total > 0
+              ? `${data.total} ${data.total === 1 ? 'file' : 'files'}`
+              : 'Your files and their short links'
+          }
+        />
+        <div className="flex items-center gap-4">
+          <div className="flex items-center gap-2">
+            <Checkbox
+              id={selectAllId}
+              checked={allSelected ? true : selectedIds.length > 0 ? 'indeterminate' : false}
+              onCheckedChange={() => toggleAll(listedIds)}
+              disabled={listedIds.length === 0}
+            />
+            <Label htmlFor={selectAllId} className="cursor-pointer">
+              Select All
+            </Label>
+          </div>
+          <Button onClick={() => setUploadOpen(true)}>
+            <CloudUpload aria-hidden="true" />
+            Upload Files
+          </Button>
+        </div>
+      </div>
+
+      <FilterBar filters={filters} />
+
+      {content}
+
+      <SelectionBar
+        count={selectedIds.length}
+        onDelete={() => setBatchDelete({ ids: selectedIds, open: true })}
+        onClear={clearSelection}
+        disabled={actions.isDeleting}
+      />
+
+      <UploadDialog open={uploadOpen} onOpenChange={setUploadOpen} />
+
+      <VanityUrlDialog
+        upload={vanity.upload}
+        open={vanity.open}
+        onOpenChange={(open) => setVanity((current) => ({ ...current, open }))}
+        onSave={actions.setVanityUrl}
+      />
+
+      <ConfirmDeleteDialog
+        open={toDelete.open}
+        onOpenChange={(open) => setToDelete((current) => ({ ...current, open }))}
+        title="Delete upload"
+        description={`Delete "${toDelete.upload?.originalFilename ?? ''}"? This cannot be undone.`}
+        onConfirm={() => void confirmDeleteOne()}
+      />
+
+      <ConfirmDeleteDialog
+        open={batchDelete.open}
+        onOpenChange={(open) => setBatchDelete((current) => ({ ...current, open }))}
+        title="Delete uploads"
+        description={`Delete ${batchDelete.ids.length} upload(s)? This cannot be undone.`}
+        onConfirm={() => void confirmDeleteSelected()}
+      />
+    </div>
   );
 }

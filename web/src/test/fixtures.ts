@@ -1,4 +1,4 @@
-import type { User } from '@upshot/contract';
+import type { Upload, User } from '@upshot/contract';
 
 export function makeUser(overrides: Partial<User> = {}): User {
   return {
@@ -10,6 +10,28 @@ export function makeUser(overrides: Partial<User> = {}): User {
     diskUsed: 0,
     diskQuota: 10 * 1024 ** 3,
     createdAt: '2025-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+let nextUpload = 1;
+
+export function makeUpload(overrides: Partial<Upload> = {}): Upload {
+  const n = nextUpload++;
+  const shortCode = `code${n}`.padEnd(6, 'x').slice(0, 6);
+  return {
+    id: `up${n}`,
+    originalFilename: `file-${n}.txt`,
+    mimeType: 'text/plain',
+    size: 1024,
+    views: 0,
+    shortCode,
+    vanityUrl: null,
+    isPublic: true,
+    createdAt: '2025-03-05T14:07:00.000Z',
+    tags: [],
+    url: `http://localhost/${shortCode}`,
+    thumbnailUrl: `http://localhost/thumb/${shortCode}`,
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
+import { toast } from 'sonner';
 import { afterEach } from 'vitest';
 
 // Whole-app renders in a loaded CI worker can take longer than the 1 s default.
@@ -31,5 +32,7 @@ Element.prototype.scrollIntoView ??= () => {};
 
 afterEach(() => {
   cleanup();
+  // Sonner keeps its toasts in a module-level store and replays them to the next Toaster.
+  toast.dismiss();
   localStorage.clear();
 });

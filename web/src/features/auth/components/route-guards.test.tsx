@@ -14,12 +14,13 @@ describe('protected routes', () => {
     localStorage.setItem('auth_token', 'tok');
     const me = deferred<Response>();
     mockFetch({ 'GET /api/auth/me': () => me.promise });
-    renderApp('/uploads');
+    // A screen without loading state of its own, so any 'Loading...' left would be the guard's.
+    renderApp('/profile');
 
     expect(screen.getByRole('status')).toHaveTextContent('Loading...');
 
     me.resolve(jsonResponse(200, makeUser()));
-    expect(await screen.findByRole('heading', { name: 'Uploads' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
     expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
   });
 

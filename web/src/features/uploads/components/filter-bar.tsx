@@ -1,0 +1,148 @@
+import { FILE_TYPES, SORTS, type FileType, type Sort } from '@upshot/contract';
+import { ArrowUpDown, ChevronDown, ListFilter, Search, X } from 'lucide-react';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../../components/ui/dropdown-menu.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import type { UploadFilters } from '../hooks/use-upload-filters.ts';
+import { FILE_TYPE_LABELS, SORT_LABELS } from '../labels.ts';
+
+const FILE_TYPE_OPTIONS: (FileType | '')[] = ['', ...FILE_TYPES];
+
+function FilterBadge({ label, onRemove }: { label: string; onRemove: () => void }) {
+  return (
+    <Badge variant="secondary" className="gap-1 py-1 pr-1 pl-2 text-xs">
+      {label}
+      <button
+        type="button"
+        aria-label={`Remove filter ${label}`}
+        onClick={onRemove}
+        className="rounded-sm p-0.5 text-muted-foreground outline-none hover:bg-background/60 hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/50"
+      >
+        <X aria-hidden="true" className="size-3" />
+      </button>
+    </Badge>
+  );
+}
+
+export function FilterBar({ filters }: { filters: UploadFilters }) {
+  const { params, fileType, sort } = filters;
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <div className="relative flex-1">
+          <Search
+            aria-hidden="true"
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+          />
+          <Input
+            type="search"
+            aria-label="Search uploads"
+            placeholder="Search uploads..."
+            value={filters.searchInput}
+            onChange={(event) => filters.setSearchInput(event.target.value)}
+            className="pl-9"
+            maxLength={200}
+          />
+        </div>
+        <div className="flex gap-2">
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button
+                variant="outline"
+                aria-label={`File type: ${FILE_TYPE_LABELS[fileType]}`}
+                className="flex-1 justify-between sm:w-40 sm:flex-none"
+              >
+                <span className="flex items-center gap-2">
+                  <ListFilter aria-hidden="true" className="text-muted-foreground" />
+                  {FILE_TYPE_LABELS[fileType]}
+                </span>
+                <ChevronDown aria-hidden="true" className="text-muted-foreground" />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end" className="w-44">
+              <DropdownMenuLabel>File type</DropdownMenuLabel>
+              <DropdownMenuSeparator />
+              <DropdownMenuRadioGroup
+                value={fileType}
+                onValueChange={(value) => filters.setFileType(value as FileType | '')}
+              >
+                {FILE_TYPE_OPTIONS.map((option) => (
+                  <DropdownMenuRadioItem key={option || 'all'} value={option}>
+                    {FILE_TYPE_LABELS[option]}
+                  </DropdownMenuRadioItem>
+                ))}
+              </DropdownMenuRadioGroup>
+            </DropdownMenuContent>
+          </DropdownMenu>
+
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button
+                variant="outline"
+                aria-label={`Sort: ${SORT_LABELS[sort]}`}
+                className="flex-1 justify-between sm:w-40 sm:flex-none"
+              >
+                <span className="flex items-center gap-2">
+                  <ArrowUpDown aria-hidden="true" className="text-muted-foreground" />
+                  {SORT_LABELS[sort]}
+                </span>
+                <ChevronDown aria-hidden="true" className="text-muted-foreground" />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end" className="w-44">
+              <DropdownMenuLabel>Sort by</DropdownMenuLabel>
+              <DropdownMenuSeparator />
+              <DropdownMenuRadioGroup
+                value={sort}
+                onValueChange={(value) => filters.setSort(value as Sort)}
+              >
+                {SORTS.map((option) => (
+                  <DropdownMenuRadioItem key={option} value={option}>
+                    {SORT_LABELS[option]}
+                  </DropdownMenuRadioItem>
+                ))}
+              </DropdownMenuRadioGroup>
+            </DropdownMenuContent>
+          </DropdownMenu>
+        </div>
+      </div>
+
+      {filters.hasActiveFilters && (
+        <div aria-label="Active filters" role="group" className="flex flex-wrap items-center gap-2">
+          {params.search !== '' && (
+            <FilterBadge label={`Search: ${params.search}`} onRemove={filters.clearSearch} />
+          )}
+          {fileType !== '' && (
+            <FilterBadge
+              label={`Type: ${FILE_TYPE_LABELS[fileType]}`}
+              onRemove={() => filters.setFileType('')}
+            />
+          )}
+          {!filters.isDefaultSort && (
+            <FilterBadge
+              label={`Sort: ${SORT_LABELS[sort]}`}
+              onRemove={() => filters.setSort('newest')}
+            />
+          )}
+          <Button
+            variant="ghost"
+            size="sm"
+            className="h-7 px-2 text-xs text-muted-foreground"
+            onClick={filters.clearAll}
+          >
+            Clear All
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+import type { Upload } from '@upshot/contract';
+import { Calendar, Copy, Eye, Link2, Lock, Trash2 } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
+import { formatBytes, formatDate } from '../../../lib/format.ts';
+import { cn } from '../../../lib/utils.ts';
+import { UploadThumbnail } from './upload-thumbnail.tsx';
+
+export type UploadCardProps = {
+  upload: Upload;
+  selected: boolean;
+  /** Some card is ticked: every checkbox shows, not only on hover. */
+  selecting?: boolean;
+  onSelectedChange: (selected: boolean) => void;
+  onOpen: (upload: Upload) => void;
+  onCopyUrl: (upload: Upload) => void;
+  onSetCustomUrl: (upload: Upload) => void;
+  onDelete: (upload: Upload) => void;
+};
+
+/**
+ * Opens the file in a new tab: a real link for a public file (so middle-click and "copy link"
+ * work), a button for a private one, which needs a signed link fetched first.
+ */
+function OpenFile({
+  upload,
+  onOpen,
+  className,
+  label,
+  children,
+}: {
+  upload: Upload;
+  onOpen: (upload: Upload) => void;
+  className: string;
+  label?: string;
+  children: ReactNode;
+}) {
+  if (upload.isPublic) {
+    return (
+      <a
+        href={upload.url}
+        target="_blank"
+        rel="noopener noreferrer"
+        aria-label={label}
+        className={className}
+      >
+        {children}
+      </a>
+    );
+  }
+  return (
+    <button type="button" aria-label={label} className={className} onClick={() => onOpen(upload)}>
+      {children}
+    </button>
+  );
+}
+
+export function UploadCard({
+  upload,
+  selected,
+  selecting = false,
+  onSelectedChange,
+  onOpen,
+  onCopyUrl,
+  onSetCustomUrl,
+  onDelete,
+}: UploadCardProps) {
+  const name = upload.originalFilename;
+  return (
+    <article
+      aria-label={name}
+      data-selected={selected || undefined}
+      className={cn(
+        'group flex w-full min-w-0 flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm transition-[border-color,box-shadow] hover:border-ring/50',
+        selected && 'border-brand/70 ring-2 ring-brand/40 hover:border-brand/70',
+      )}
+    >
+      <div className="relative aspect-video overflow-hidden border-b bg-muted">
+        <OpenFile
+          upload={upload}
+          onOpen={onOpen}
+          label={`Open ${name}`}
+          className="group/thumb relative block size-full cursor-pointer outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:ring-inset"
+        >
+          <UploadThumbnail upload={upload} />
+        </OpenFile>
+        <div
+          className={cn(
+            'absolute top-2 left-2 flex rounded-md bg-background/70 p-1 shadow-sm backdrop-blur transition-opacity',
+            !selected &&
+              !selecting &&
+              'sm:opacity-0 sm:group-focus-within:opacity-100 sm:group-hover:opacity-100',
+          )}
+        >
+          <Checkbox
+            aria-label={`Select ${name}`}
+            checked={selected}
+            onCheckedChange={(checked) => onSelectedChange(checked === true)}
+          />
+        </div>
+        {!upload.isPublic && (
+          <Badge
+            variant="secondary"
+            className="absolute top-2 right-2 bg-background/75 shadow-sm backdrop-blur"
+          >
+            <Lock aria-hidden="true" />
+            Private
+          </Badge>
+        )}
+      </div>
+
+      <div className="flex flex-1 flex-col gap-1.5 px-4 pt-3 pb-2">
+        <OpenFile
+          upload={upload}
+          onOpen={onOpen}
+          className="truncate text-left text-sm font-medium outline-none hover:underline focus-visible:underline"
+        >
+          <span title={name}>{name}</span>
+        </OpenFile>
+        <div className="flex items-center gap-2 text-xs text-muted-foreground">
+          <span>{formatBytes(upload.size)}</span>
+          <span aria-hidden="true">·</span>
+          <span className="flex items-center gap-1">
+            <Eye aria-hidden="true" className="size-3.5" />
+            {upload.views === 1 ? '1 view' : `${upload.views} views`}
+          </span>
+        </div>
+        {upload.vanityUrl && (
+          <div className="flex min-w-0 items-center gap-1 text-xs text-brand">
+            <Link2 aria-hidden="true" className="size-3.5 shrink-0" />
+            <span className="truncate" title={`/${upload.vanityUrl}`}>
+              /{upload.vanityUrl}
+            </span>
+          </div>
+        )}
+        <div className="flex items-center gap-1 text-xs text-muted-foreground">
+          <Calendar aria-hidden="true" className="size-3.5" />
+          <time dateTime={upload.createdAt}>{formatDate(upload.createdAt)}</time>
+        </div>
+      </div>
+
+      <div className="flex items-center gap-1 px-2 pb-2">
+        <Button
+          variant="ghost"
+          size="sm"
+          className="flex-1 justify-start text-muted-foreground hover:text-foreground"
+          title="Copy URL"
+          onClick={() => onCopyUrl(upload)}
+        >
+          <Copy aria-hidden="true" />
+          Copy URL
+        </Button>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="size-8 text-muted-foreground hover:text-foreground"
+          aria-label="Set custom URL"
+          title="Set custom URL"
+          onClick={() => onSetCustomUrl(upload)}
+        >
+          <Link2 aria-hidden="true" />
+        </Button>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="size-8 text-muted-foreground hover:bg-destructive/15 hover:text-destructive"
+          aria-label="Delete"
+          title="Delete"
+          onClick={() => onDelete(upload)}
+        >
+          <Trash2 aria-hidden="true" />
+        </Button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,211 @@
+import { CHUNK_SIZE, type Upload } from '@upshot/contract';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { useState } from 'react';
+import { describe, expect, it } from 'vitest';
+import { Toaster } from '../../../components/ui/sonner.tsx';
+import { jsonResponse, mockFetch } from '../../../test/fetch-mock.ts';
+import { makeUpload } from '../../../test/fixtures.ts';
+import { createTestQueryClient } from '../../../test/render-app.tsx';
+import { mockXhr, type FakeXhrRequest } from '../../../test/xhr-mock.ts';
+import { UploadDialog } from './upload-dialog.tsx';
+
+const created = (upload: Upload) => ({
+  url: upload.url,
+  message: 'File uploaded successfully',
+  upload,
+});
+
+function Harness({ sleep }: { sleep?: (ms: number) => Promise<void> }) {
+  const [open, setOpen] = useState(true);
+  return (
+    <>
+      <p>{open ? 'dialog open' : 'dialog closed'}</p>
+      <button onClick={() => setOpen(true)}>reopen</button>
+      <UploadDialog open={open} onOpenChange={setOpen} uploadOptions={{ sleep }} />
+    </>
+  );
+}
+
+function renderDialog(options: { sleep?: (ms: number) => Promise<void> } = {}) {
+  localStorage.setItem('auth_token', 'tok');
+  const user = userEvent.setup({ delay: null });
+  render(
+    <QueryClientProvider client={createTestQueryClient()}>
+      <Harness sleep={options.sleep} />
+      <Toaster />
+    </QueryClientProvider>,
+  );
+  const dialog = screen.getByRole('dialog', { name: 'Upload Files' });
+  const input = within(dialog).getByLabelText('Choose files to upload') as HTMLInputElement;
+  return { user, dialog, input };
+}
+
+function row(name: string) {
+  return screen.getByRole('listitem', { name });
+}
+
+function sizedFile(name: string, size: number, type: string) {
+  const file = new File(['x'], name, { type });
+  Object.defineProperty(file, 'size', { value: size });
+  return file;
+}
+
+describe('UploadDialog', () => {
+  it('lists dropped files without system clutter, with size, Chunked marker and removal', async () => {
+    mockXhr();
+    const { user, dialog, input } = renderDialog();
+    expect(within(dialog).getByText('Drop files here or click to browse')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Upload 0 file(s)' })).toBeDisabled();
+
+    await user.upload(input, [
+      new File(['hello'], 'notes.md'),
+      new File(['x'], '.DS_Store'),
+      new File(['x'], 'Thumbs.db'),
+      sizedFile('movie.mkv', 3 * CHUNK_SIZE, 'video/x-matroska'),
+      new File(['abc'], 'extra.txt', { type: 'text/plain' }),
+    ]);
+
+    const list = await within(dialog).findByRole('list', { name: 'Files to upload' });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.getAttribute('aria-label')),
+    ).toEqual(['notes.md', 'movie.mkv', 'extra.txt']);
+    expect(within(row('notes.md')).getByText('5 Bytes')).toBeInTheDocument();
+    expect(within(row('notes.md')).getByRole('img', { name: 'Pending' })).toBeInTheDocument();
+    expect(within(row('notes.md')).queryByText('Chunked')).not.toBeInTheDocument();
+    expect(within(row('movie.mkv')).getByText('150 MB')).toBeInTheDocument();
+    expect(within(row('movie.mkv')).getByText('Chunked')).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Upload 3 file(s)' })).toBeEnabled();
+
+    await user.click(within(row('extra.txt')).getByRole('button', { name: 'Remove extra.txt' }));
+    expect(screen.queryByRole('listitem', { name: 'extra.txt' })).not.toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Upload 2 file(s)' })).toBeInTheDocument();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByText('dialog closed')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'reopen' }));
+    expect(screen.queryByRole('list', { name: 'Files to upload' })).not.toBeInTheDocument();
+  });
+
+  it('uploads one file after another, cannot close meanwhile, then closes itself after 1 s', async () => {
+    const { requests } = mockXhr();
+    const { user, dialog, input } = renderDialog();
+    await user.upload(input, [
+      new File(['first'], 'a.md'),
+      new File(['second'], 'b.txt', { type: 'text/plain' }),
+    ]);
+    await user.click(within(dialog).getByRole('button', { name: 'Upload 2 file(s)' }));
+
+    await waitFor(() => expect(requests).toHaveLength(1));
+    const first = requests[0]!;
+    expect((first.body.get('file') as File).name).toBe('a.md');
+    expect((first.body.get('file') as File).type).toBe('text/markdown');
+    expect(within(dialog).getByRole('button', { name: 'Uploading...' })).toBeDisabled();
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    expect(within(dialog).queryByRole('button', { name: 'Close' })).not.toBeInTheDocument();
+    expect(within(row('a.md')).getByRole('img', { name: 'Uploading' })).toBeInTheDocument();
+
+    first.progress(50, 100);
+    await waitFor(() =>
+      expect(within(row('a.md')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '50'),
+    );
+    first.progress(100, 100);
+    await waitFor(() =>
+      expect(within(row('a.md')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '90'),
+    );
+    await user.keyboard('{Escape}');
+    expect(screen.getByText('dialog open')).toBeInTheDocument();
+    expect(requests).toHaveLength(1); // the second waits for the first
+
+    first.respond(201, created(makeUpload({ originalFilename: 'a.md' })));
+    await waitFor(() => expect(requests).toHaveLength(2));
+    expect(within(row('a.md')).getByRole('img', { name: 'Uploaded' })).toBeInTheDocument();
+    expect(within(row('a.md')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+    requests[1]!.respond(201, created(makeUpload({ originalFilename: 'b.txt' })));
+
+    expect(await screen.findByText('2 file(s) uploaded successfully')).toBeInTheDocument();
+    expect(screen.getByText('dialog open')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByText('dialog closed')).toBeInTheDocument(), {
+      timeout: 2500,
+    });
+    await user.click(screen.getByRole('button', { name: 'reopen' }));
+    expect(screen.queryByRole('list', { name: 'Files to upload' })).not.toBeInTheDocument();
+  });
+
+  it("shows a failed file's reason on its row, toasts it, stays open, and can retry it", async () => {
+    let attempts = 0;
+    mockXhr((request: FakeXhrRequest) => {
+      const name = (request.body.get('file') as File).name;
+      if (name === 'big.iso' && attempts++ === 0) {
+        request.respond(413, { error: 'payload_too_large', message: 'Storage quota exceeded' });
+      } else {
+        request.respond(201, created(makeUpload({ originalFilename: name })));
+      }
+    });
+    const { user, dialog, input } = renderDialog();
+    await user.upload(input, [
+      new File(['x'], 'ok.txt', { type: 'text/plain' }),
+      new File(['x'], 'big.iso', { type: 'application/x-iso9660-image' }),
+    ]);
+    await user.click(within(dialog).getByRole('button', { name: 'Upload 2 file(s)' }));
+
+    expect(await screen.findByText('1 file(s) failed to upload')).toBeInTheDocument();
+    expect(screen.getByText('1 file(s) uploaded successfully')).toBeInTheDocument();
+    expect(within(row('big.iso')).getByRole('alert')).toHaveTextContent('Storage quota exceeded');
+    expect(within(row('big.iso')).getByRole('img', { name: 'Failed' })).toBeInTheDocument();
+    expect(within(row('big.iso')).getByRole('progressbar')).toHaveAttribute('aria-valuenow', '0');
+    expect(screen.getAllByText('Storage quota exceeded')).toHaveLength(2); // row and toast
+    expect(within(row('big.iso')).queryByRole('button', { name: /Remove/ })).toBeNull();
+
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(screen.getByText('dialog open')).toBeInTheDocument();
+
+    await user.click(within(row('big.iso')).getByRole('button', { name: 'Retry big.iso' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload 1 file(s)' }));
+    await waitFor(() =>
+      expect(within(row('big.iso')).getByRole('img', { name: 'Uploaded' })).toBeInTheDocument(),
+    );
+    await waitFor(() =>
+      expect(screen.getAllByText('1 file(s) uploaded successfully')).toHaveLength(2),
+    );
+  });
+
+  it('sends a file over 100 MB in chunks and resumes its session when retried', async () => {
+    const size = 2 * CHUNK_SIZE + 10;
+    const stored = new Set<number>();
+    let failChunk1 = true;
+    const { requests: calls } = mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+      'GET /api/chunked-upload/up1': () =>
+        jsonResponse(200, { uploadId: 'up1', receivedChunks: [...stored] }),
+      'POST /api/chunked-upload/complete': () =>
+        jsonResponse(201, created(makeUpload({ originalFilename: 'disk.img', size }))),
+    });
+    const { requests } = mockXhr((request) => {
+      const index = Number(request.body.get('chunkIndex'));
+      if (index === 1 && failChunk1) return request.fail();
+      stored.add(index);
+      request.respond(204);
+    });
+    const { user, dialog, input } = renderDialog({ sleep: async () => {} });
+    await user.upload(input, [sizedFile('disk.img', size, 'application/octet-stream')]);
+    await user.click(within(dialog).getByRole('button', { name: 'Upload 1 file(s)' }));
+
+    expect(await screen.findByText('1 file(s) failed to upload')).toBeInTheDocument();
+    expect(within(row('disk.img')).getByRole('alert')).toHaveTextContent('Failed to upload chunk');
+    expect(screen.getAllByText('Failed to upload chunk')).toHaveLength(2); // row and toast
+    expect(requests.map((r) => r.body.get('chunkIndex'))).toEqual(['0', '1', '1', '1', '1']);
+
+    failChunk1 = false;
+    await user.click(within(row('disk.img')).getByRole('button', { name: 'Retry disk.img' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Upload 1 file(s)' }));
+
+    expect(await screen.findByText('1 file(s) uploaded successfully')).toBeInTheDocument();
+    expect(requests.slice(5).map((r) => r.body.get('chunkIndex'))).toEqual(['1', '2']);
+    expect(calls.filter((r) => r.url.endsWith('/init'))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,104 @@
+import { CircleAlert, CircleCheck, Clock, LoaderCircle, RotateCcw, X } from 'lucide-react';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Progress } from '../../../components/ui/progress.tsx';
+import { formatBytes } from '../../../lib/format.ts';
+import { cn } from '../../../lib/utils.ts';
+import type { QueueItem, QueueItemStatus } from '../upload-queue.ts';
+
+const STATUS_LABEL: Record<QueueItemStatus, string> = {
+  pending: 'Pending',
+  uploading: 'Uploading',
+  success: 'Uploaded',
+  error: 'Failed',
+};
+
+function StatusIcon({ status }: { status: QueueItemStatus }) {
+  const label = STATUS_LABEL[status];
+  const common = { role: 'img', 'aria-label': label, className: 'size-4 shrink-0' } as const;
+  switch (status) {
+    case 'pending':
+      return <Clock {...common} className={cn(common.className, 'text-muted-foreground')} />;
+    case 'uploading':
+      return (
+        <LoaderCircle {...common} className={cn(common.className, 'animate-spin text-brand')} />
+      );
+    case 'success':
+      return <CircleCheck {...common} className={cn(common.className, 'text-emerald-400')} />;
+    case 'error':
+      return <CircleAlert {...common} className={cn(common.className, 'text-destructive')} />;
+  }
+}
+
+type UploadQueueRowProps = {
+  item: QueueItem;
+  onRemove: () => void;
+  /** Absent while a batch runs. */
+  onRetry?: () => void;
+};
+
+export function UploadQueueRow({ item, onRemove, onRetry }: UploadQueueRowProps) {
+  const { file, status, progress, chunked, error } = item;
+  return (
+    <li
+      aria-label={file.name}
+      data-status={status}
+      className="flex flex-col gap-2 rounded-lg border bg-card/60 px-3 py-2.5"
+    >
+      <div className="flex items-center gap-3">
+        <StatusIcon status={status} />
+        <div className="flex min-w-0 flex-1 flex-col">
+          <span className="truncate text-sm font-medium" title={file.name}>
+            {file.name}
+          </span>
+          <span className="flex items-center gap-2 text-xs text-muted-foreground">
+            {formatBytes(file.size)}
+            {chunked && (
+              <Badge variant="secondary" className="px-1.5 py-0 text-[10px]">
+                Chunked
+              </Badge>
+            )}
+          </span>
+        </div>
+        {status === 'pending' && (
+          <Button
+            variant="ghost"
+            size="icon"
+            className="size-7"
+            aria-label={`Remove ${file.name}`}
+            title="Remove"
+            onClick={onRemove}
+          >
+            <X />
+          </Button>
+        )}
+        {status === 'error' && onRetry && (
+          <Button
+            variant="ghost"
+            size="icon"
+            className="size-7"
+            aria-label={`Retry ${file.name}`}
+            title="Retry"
+            onClick={onRetry}
+          >
+            <RotateCcw />
+          </Button>
+        )}
+      </div>
+      <Progress
+        value={progress}
+        aria-label={`${file.name} progress`}
+        className="h-1.5"
+        indicatorClassName={cn(
+          status === 'success' && 'bg-emerald-500',
+          status === 'uploading' && 'bg-brand',
+        )}
+      />
+      {error && (
+        <p role="alert" className="text-xs text-destructive">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}

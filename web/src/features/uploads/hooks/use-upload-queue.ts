@@ -1,0 +1,109 @@
+// Runs the upload dialog's queue: pending files one after another, each row's state and progress
+// kept current, a toast for each failure and one summing up the batch.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { toast } from 'sonner';
+import { useInvalidateUploads } from '../api.ts';
+import {
+  UPLOAD_FAILED,
+  UploadFailure,
+  uploadFile,
+  type UploadFileOptions,
+} from '../upload-file.ts';
+import { toQueueItems, type QueueItem } from '../upload-queue.ts';
+
+export type BatchResult = { succeeded: number; failed: number };
+
+type Options = Pick<UploadFileOptions, 'retryDelaysMs' | 'sleep'>;
+
+function toastFailure(error: unknown) {
+  if (!(error instanceof UploadFailure)) {
+    toast.error(UPLOAD_FAILED);
+  } else if (error.step === UPLOAD_FAILED) {
+    toast.error(error.message); // the server's message, or 'Upload failed'
+  } else {
+    toast.error(error.step, { description: error.serverMessage });
+  }
+}
+
+export function useUploadQueue(options: Options = {}) {
+  const [items, setItems] = useState<QueueItem[]>([]);
+  const [isUploading, setIsUploading] = useState(false);
+  const invalidateUploads = useInvalidateUploads();
+  const abortRef = useRef<AbortController | null>(null);
+
+  // Leaving the screen mid-upload stops the transfer instead of letting it run unseen.
+  useEffect(() => () => abortRef.current?.abort(), []);
+
+  const update = useCallback((id: string, patch: Partial<QueueItem>) => {
+    setItems((current) => current.map((item) => (item.id === id ? { ...item, ...patch } : item)));
+  }, []);
+
+  const addFiles = useCallback((files: readonly File[]) => {
+    const added = toQueueItems(files);
+    if (added.length > 0) setItems((current) => [...current, ...added]);
+  }, []);
+
+  /** Only a file that has not started can be taken out. */
+  const removeItem = useCallback((id: string) => {
+    setItems((current) => current.filter((item) => item.id !== id || item.status !== 'pending'));
+  }, []);
+
+  /** Puts a failed file back in the queue; a chunked one will continue where it stopped. */
+  const retryItem = useCallback((id: string) => {
+    setItems((current) =>
+      current.map((item) =>
+        item.id === id && item.status === 'error'
+          ? { ...item, status: 'pending', progress: 0, error: undefined }
+          : item,
+      ),
+    );
+  }, []);
+
+  const clear = useCallback(() => setItems([]), []);
+
+  const start = useCallback(async (): Promise<BatchResult> => {
+    const pending = items.filter((item) => item.status === 'pending');
+    const result: BatchResult = { succeeded: 0, failed: 0 };
+    if (pending.length === 0 || abortRef.current) return result;
+
+    const controller = new AbortController();
+    abortRef.current = controller;
+    setIsUploading(true);
+    try {
+      for (const item of pending) {
+        if (controller.signal.aborted) break;
+        update(item.id, { status: 'uploading', progress: 0, error: undefined });
+        try {
+          const response = await uploadFile(item.file, {
+            ...options,
+            signal: controller.signal,
+            resumeUploadId: item.chunkedUploadId,
+            onChunkedSession: (uploadId) => update(item.id, { chunkedUploadId: uploadId }),
+            onProgress: (progress) => update(item.id, { progress }),
+          });
+          result.succeeded++;
+          update(item.id, { status: 'success', progress: 100, url: response.url });
+          void invalidateUploads();
+        } catch (error) {
+          if (controller.signal.aborted) break;
+          result.failed++;
+          const message = error instanceof UploadFailure ? error.message : UPLOAD_FAILED;
+          update(item.id, { status: 'error', progress: 0, error: message });
+          toastFailure(error);
+        }
+      }
+    } finally {
+      abortRef.current = null;
+      if (!controller.signal.aborted) setIsUploading(false);
+    }
+    if (controller.signal.aborted) return result;
+
+    if (result.succeeded > 0) toast.success(`${result.succeeded} file(s) uploaded successfully`);
+    if (result.failed > 0) toast.error(`${result.failed} file(s) failed to upload`);
+    return result;
+  }, [items, options, update, invalidateUploads]);
+
+  const pendingCount = items.filter((item) => item.status === 'pending').length;
+
+  return { items, pendingCount, isUploading, addFiles, removeItem, retryItem, clear, start };
+}

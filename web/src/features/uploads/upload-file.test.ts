@@ -1,0 +1,276 @@
+import { CHUNK_SIZE, type Upload } from '@upshot/contract';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse, mockFetch } from '../../test/fetch-mock.ts';
+import { makeUpload } from '../../test/fixtures.ts';
+import { mockXhr, type FakeXhrRequest } from '../../test/xhr-mock.ts';
+import { UploadFailure, isChunkedUpload, uploadFile } from './upload-file.ts';
+
+/** A file that reports `size` bytes without holding them (jsdom would have to allocate them). */
+function sizedFile(name: string, size: number, type = 'application/octet-stream'): File {
+  const file = new File(['x'], name, { type });
+  Object.defineProperty(file, 'size', { value: size });
+  return file;
+}
+
+const created = (upload: Upload) => ({
+  url: upload.url,
+  message: 'File uploaded successfully',
+  upload,
+});
+const fieldNames = (request: FakeXhrRequest) => [...request.body.keys()];
+
+beforeEach(() => localStorage.setItem('auth_token', 'tok'));
+
+describe('isChunkedUpload', () => {
+  it('sends files over 100 MB in chunks', () => {
+    expect(isChunkedUpload({ size: 100 * 1024 * 1024 })).toBe(false);
+    expect(isChunkedUpload({ size: 100 * 1024 * 1024 + 1 })).toBe(true);
+  });
+});
+
+describe('uploadFile, simple', () => {
+  it('posts the file with the token and reports byte progress capped at 90', async () => {
+    const upload = makeUpload();
+    const { requests } = mockXhr((request) => {
+      request.progress(25, 100);
+      request.progress(100, 100);
+      request.respond(201, created(upload));
+    });
+    const progress: number[] = [];
+
+    const result = await uploadFile(new File(['hello'], 'a.txt', { type: 'text/plain' }), {
+      onProgress: (p) => progress.push(p),
+    });
+
+    expect(result.upload).toEqual(upload);
+    expect(progress).toEqual([25, 90]);
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.method).toBe('POST');
+    expect(requests[0]!.path).toBe('/api/upload');
+    expect(requests[0]!.headers.authorization).toBe('Bearer tok');
+    expect(fieldNames(requests[0]!)).toEqual(['file']);
+    expect((requests[0]!.body.get('file') as File).name).toBe('a.txt');
+  });
+
+  it('sends isPublic before the file when given', async () => {
+    const { requests } = mockXhr((request) => request.respond(201, created(makeUpload())));
+    await uploadFile(new File(['x'], 'a.txt'), { isPublic: false });
+    expect(fieldNames(requests[0]!)).toEqual(['isPublic', 'file']);
+    expect(requests[0]!.body.get('isPublic')).toBe('false');
+  });
+
+  it("fails with the server's message, or 'Upload failed' when the connection drops", async () => {
+    mockXhr((request) =>
+      request.respond(413, { error: 'payload_too_large', message: 'Storage quota exceeded' }),
+    );
+    const refused = await uploadFile(new File(['x'], 'a.txt')).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(UploadFailure);
+    expect(refused).toMatchObject({ step: 'Upload failed', message: 'Storage quota exceeded' });
+
+    mockXhr((request) => request.fail());
+    const dropped = await uploadFile(new File(['x'], 'a.txt')).catch((e: unknown) => e);
+    expect(dropped).toMatchObject({ step: 'Upload failed', message: 'Upload failed' });
+  });
+});
+
+describe('uploadFile, chunked', () => {
+  const size = 2 * CHUNK_SIZE + 1000; // three chunks, the last one short
+  const big = () => sizedFile('movie.mkv', size, 'video/x-matroska');
+
+  function chunkIndexes(requests: FakeXhrRequest[]) {
+    return requests.map((request) => Number(request.body.get('chunkIndex')));
+  }
+
+  it('inits, sends every chunk with its fields first, completes, and caps progress at 90', async () => {
+    const upload = makeUpload({ originalFilename: 'movie.mkv', size });
+    const { requests: calls } = mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(upload)),
+    });
+    const { requests } = mockXhr((request) => {
+      request.progress(50, 100);
+      request.progress(100, 100);
+      request.respond(204);
+    });
+    const progress: number[] = [];
+    const sessions: string[] = [];
+
+    const result = await uploadFile(big(), {
+      onProgress: (p) => progress.push(p),
+      onChunkedSession: (id) => sessions.push(id),
+    });
+
+    expect(result.upload).toEqual(upload);
+    expect(sessions).toEqual(['up1']);
+    expect(await calls[0]!.json()).toEqual({
+      filename: 'movie.mkv',
+      mimeType: 'video/x-matroska',
+      totalSize: size,
+      totalChunks: 3,
+    });
+    expect(chunkIndexes(requests)).toEqual([0, 1, 2]);
+    for (const request of requests) {
+      expect(request.path).toBe('/api/chunked-upload/chunk');
+      expect(fieldNames(request)).toEqual(['uploadId', 'chunkIndex', 'chunk']);
+      expect(request.body.get('uploadId')).toBe('up1');
+      expect(request.headers.authorization).toBe('Bearer tok');
+    }
+    expect(await calls.at(-1)!.json()).toEqual({ uploadId: 'up1' });
+    // Half of the first chunk is about a sixth of the file; nothing ever passes 90.
+    expect(progress[1]).toBeCloseTo((CHUNK_SIZE / 2 / size) * 100, 5);
+    expect(Math.max(...progress)).toBe(90);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  });
+
+  it('resumes a session from the chunks the server already has', async () => {
+    const { requests: calls } = mockFetch({
+      'GET /api/chunked-upload/up9': () =>
+        jsonResponse(200, {
+          uploadId: 'up9',
+          filename: 'movie.mkv',
+          totalSize: size,
+          totalChunks: 3,
+          chunkSize: CHUNK_SIZE,
+          receivedChunks: [0, 2],
+          expiresAt: '2030-01-01',
+        }),
+      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    });
+    const { requests } = mockXhr((request) => request.respond(204));
+    const progress: number[] = [];
+
+    await uploadFile(big(), { resumeUploadId: 'up9', onProgress: (p) => progress.push(p) });
+
+    expect(calls.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      'GET /api/chunked-upload/up9',
+      'POST /api/chunked-upload/complete',
+    ]);
+    expect(chunkIndexes(requests)).toEqual([1]);
+    expect(progress[0]).toBeCloseTo(((CHUNK_SIZE + 1000) / size) * 100, 5);
+  });
+
+  it('starts a new session when the one to resume is gone', async () => {
+    const { requests: calls } = mockFetch({
+      'GET /api/chunked-upload/old': () =>
+        jsonResponse(404, { error: 'not_found', message: 'Upload session not found' }),
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'new', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    });
+    const { requests } = mockXhr((request) => request.respond(204));
+    await uploadFile(big(), { resumeUploadId: 'old' });
+    expect(calls.map((r) => new URL(r.url).pathname)).toContain('/api/chunked-upload/init');
+    expect(requests.map((r) => r.body.get('uploadId'))).toEqual(['new', 'new', 'new']);
+  });
+
+  it('retries a failed chunk with backoff, asking the server first, then carries on', async () => {
+    mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+      'GET /api/chunked-upload/up1': () =>
+        jsonResponse(200, { uploadId: 'up1', receivedChunks: [0] }),
+      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    });
+    let failures = 0;
+    const { requests } = mockXhr((request) => {
+      if (request.body.get('chunkIndex') === '1' && failures < 2) {
+        failures++;
+        if (failures === 1) request.fail();
+        else request.respond(503, { error: 'unavailable', message: 'Try again' });
+        return;
+      }
+      request.respond(204);
+    });
+    const sleep = vi.fn(async () => {});
+
+    await uploadFile(big(), { sleep });
+
+    expect(sleep.mock.calls).toEqual([[500], [1000]]);
+    expect(chunkIndexes(requests)).toEqual([0, 1, 1, 1, 2]);
+  });
+
+  it('does not send a chunk again when the failed request reached the server after all', async () => {
+    const { requests: calls } = mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+      'GET /api/chunked-upload/up1': () =>
+        jsonResponse(200, { uploadId: 'up1', receivedChunks: [0, 1] }),
+      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    });
+    const { requests } = mockXhr((request) => {
+      if (request.body.get('chunkIndex') === '1') request.fail();
+      else request.respond(204);
+    });
+
+    await uploadFile(big(), { sleep: async () => {} });
+
+    expect(chunkIndexes(requests)).toEqual([0, 1, 2]);
+    expect(calls.filter((r) => r.method === 'GET')).toHaveLength(1);
+  });
+
+  it("fails the file with 'Failed to upload chunk' after three retries", async () => {
+    mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+      'GET /api/chunked-upload/up1': () =>
+        jsonResponse(200, { uploadId: 'up1', receivedChunks: [] }),
+    });
+    const { requests } = mockXhr((request) => request.fail());
+    const sleep = vi.fn(async () => {});
+
+    const error = await uploadFile(big(), { sleep }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(UploadFailure);
+    expect(error).toMatchObject({
+      step: 'Failed to upload chunk',
+      message: 'Failed to upload chunk',
+    });
+    expect(sleep.mock.calls).toEqual([[500], [1000], [2000]]);
+    expect(chunkIndexes(requests)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('does not retry a chunk the server refuses outright, and shows its reason', async () => {
+    mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+    });
+    const { requests } = mockXhr((request) =>
+      request.respond(400, { error: 'validation_error', message: 'Chunk 0 has the wrong size' }),
+    );
+    const sleep = vi.fn(async () => {});
+
+    const error = await uploadFile(big(), { sleep }).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({
+      step: 'Failed to upload chunk',
+      message: 'Chunk 0 has the wrong size',
+    });
+    expect(sleep).not.toHaveBeenCalled();
+    expect(requests).toHaveLength(1);
+  });
+
+  it('names the failing step for init and complete', async () => {
+    mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(413, { error: 'payload_too_large', message: 'Storage quota exceeded' }),
+    });
+    mockXhr();
+    await expect(uploadFile(big())).rejects.toMatchObject({
+      step: 'Failed to initialize upload',
+      message: 'Storage quota exceeded',
+    });
+
+    mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+      'POST /api/chunked-upload/complete': () =>
+        jsonResponse(400, { error: 'validation_error', message: 'Missing chunks: 2' }),
+    });
+    mockXhr((request) => request.respond(204));
+    await expect(uploadFile(big())).rejects.toMatchObject({
+      step: 'Failed to complete upload',
+      message: 'Missing chunks: 2',
+    });
+  });
+});

@@ -1,0 +1,36 @@
+// The upload dialog's queue, as plain data: which dropped files are kept and how they start out.
+import { withGuessedType } from '../../lib/mime.ts';
+import { isChunkedUpload } from './upload-file.ts';
+
+/** Files the operating system leaves in folders; nobody means to upload them. */
+export const IGNORED_FILE_NAMES: readonly string[] = ['.DS_Store', 'Thumbs.db'];
+
+export type QueueItemStatus = 'pending' | 'uploading' | 'success' | 'error';
+
+export type QueueItem = {
+  id: string;
+  file: File;
+  status: QueueItemStatus;
+  /** 0-100. */
+  progress: number;
+  chunked: boolean;
+  url?: string;
+  error?: string;
+  /** The chunked session of an earlier attempt, resumed when the file is tried again. */
+  chunkedUploadId?: string;
+};
+
+let nextId = 0;
+
+/** Queue items for dropped files: system clutter left out, blank types guessed from the name. */
+export function toQueueItems(files: readonly File[]): QueueItem[] {
+  return files
+    .filter((file) => !IGNORED_FILE_NAMES.includes(file.name))
+    .map((file) => ({
+      id: `q${++nextId}`,
+      file: withGuessedType(file),
+      status: 'pending' as const,
+      progress: 0,
+      chunked: isChunkedUpload(file),
+    }));
+}
