@@ -1,5 +1,4 @@
 /** The share links: GET/HEAD /{vanityOrShortCode} and /thumb/{shortCode}. */
-import { buffer } from 'node:stream/consumers';
 import contentDisposition from 'content-disposition';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UploadRow } from '../../db/schema.ts';
@@ -14,7 +13,6 @@ import { parseRange } from './http-range.ts';
 import type { Thumbnailer } from './thumbnails.ts';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
-const SMALL_BODY_BYTES = 128 * 1024;
 
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
