@@ -3,7 +3,8 @@ import fastifyMultipart from '@fastify/multipart';
 import { CHUNK_SIZE } from '@upshot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import type { Db } from './db/database.ts';
+import { dialectOf, type Db } from './db/database.ts';
+import { uploadSearch } from './db/search.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { deriveKeys } from './lib/crypto.ts';
 import { createFileHasher } from './lib/file-hasher.ts';
@@ -67,7 +68,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   const usersRepo = createUsersRepository(db);
-  const uploadsRepo = createUploadsRepository(db);
+  const uploadsRepo = createUploadsRepository(db, uploadSearch(dialectOf(db)));
   const sessionsRepo = createChunkedUploadsRepository(db);
   const links = createLinks({ publicUrl: config.publicUrl, signingKey: keys.signing });
 

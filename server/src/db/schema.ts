@@ -10,6 +10,8 @@ export interface UsersTable {
   role: 'user' | 'admin';
   is_active: Bool;
   disk_used: Generated<number>;
+  /** Kept with disk_used, so an unfiltered listing need not count rows. */
+  upload_count: Generated<number>;
   disk_quota: number;
   password_hash: string;
   must_change_password: Generated<Bool>;

@@ -1,8 +1,13 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { SqliteAdapter, sql, type Kysely, type Migration } from 'kysely';
 
 /** Uploads, resumable chunked-upload sessions and their received parts. */
 export const m0002Uploads: Migration = {
   async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('users')
+      .addColumn('upload_count', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
+
     await db.schema
       .createTable('uploads')
       .addColumn('id', 'text', (c) => c.primaryKey())
@@ -52,6 +57,8 @@ export const m0002Uploads: Migration = {
       .column('thumbnail_key')
       .execute();
 
+    await createSearchIndexes(db);
+
     await db.schema
       .createTable('chunked_uploads')
       .addColumn('id', 'text', (c) => c.primaryKey())
@@ -87,3 +94,26 @@ export const m0002Uploads: Migration = {
       .execute();
   },
 };
+
+/** Substring search over filename and vanity URL (see db/search.ts). */
+async function createSearchIndexes(db: Kysely<unknown>): Promise<void> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) {
+    await sql`create extension if not exists pg_trgm`.execute(db);
+    await sql`create index uploads_filename_trgm_idx on uploads using gin (lower(original_filename) gin_trgm_ops)`.execute(
+      db,
+    );
+    await sql`create index uploads_vanity_trgm_idx on uploads using gin (lower(vanity_url) gin_trgm_ops)`.execute(
+      db,
+    );
+    return;
+  }
+  await sql`create virtual table uploads_fts using fts5(body, tokenize = 'trigram')`.execute(db);
+  const body = (row: string) =>
+    sql.raw(`${row}.original_filename || char(10) || coalesce(${row}.vanity_url, '')`);
+  await sql`create trigger uploads_fts_insert after insert on uploads begin
+    insert into uploads_fts (rowid, body) values (new.rowid, ${body('new')}); end`.execute(db);
+  await sql`create trigger uploads_fts_delete after delete on uploads begin
+    delete from uploads_fts where rowid = old.rowid; end`.execute(db);
+  await sql`create trigger uploads_fts_update after update of original_filename, vanity_url on uploads begin
+    update uploads_fts set body = ${body('new')} where rowid = new.rowid; end`.execute(db);
+}

@@ -1,7 +1,8 @@
 /** Every SQL query on uploads, including the quota bookkeeping done in the same transaction. */
-import { sql, type SqlBool } from 'kysely';
+import { sql } from 'kysely';
 import type { Sort } from '@upshot/contract';
 import type { Db } from '../../db/database.ts';
+import type { UploadSearch } from '../../db/search.ts';
 import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
 
 export type ListFilter = {
@@ -23,11 +24,7 @@ const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']
   'most-viewed': ['views', 'desc'],
 };
 
-function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-export function createUploadsRepository(db: Db) {
+export function createUploadsRepository(db: Db, search: UploadSearch) {
   return {
     /**
      * Inserts the row and charges its size to the owner in one transaction. Answers
@@ -37,7 +34,10 @@ export function createUploadsRepository(db: Db) {
       return db.transaction().execute(async (trx) => {
         const charged = await trx
           .updateTable('users')
-          .set((eb) => ({ disk_used: eb('disk_used', '+', row.size) }))
+          .set((eb) => ({
+            disk_used: eb('disk_used', '+', row.size),
+            upload_count: eb('upload_count', '+', 1),
+          }))
           .where('id', '=', row.user_id)
           .where((eb) => eb(eb('disk_used', '+', row.size), '<=', eb.ref('disk_quota')))
           .executeTakeFirst();
@@ -128,20 +128,13 @@ export function createUploadsRepository(db: Db) {
     },
 
     async list(filter: ListFilter): Promise<{ rows: UploadRow[]; total: number }> {
-      const pattern = filter.search ? likePattern(filter.search) : '';
       const filtered = db
         .selectFrom('uploads')
         .where('user_id', '=', filter.userId)
         .$if(!!filter.fileType, (qb) => qb.where('file_type', '=', filter.fileType ?? ''))
-        .$if(!!filter.search, (qb) =>
-          qb.where((eb) =>
-            eb.or([
-              sql<SqlBool>`lower(original_filename) like ${pattern} escape '\\'`,
-              sql<SqlBool>`lower(vanity_url) like ${pattern} escape '\\'`,
-            ]),
-          ),
-        );
+        .$if(!!filter.search, (qb) => qb.where(search(filter.search ?? '')));
       const [column, direction] = SORT_ORDER[filter.sort];
+      const unfiltered = !filter.fileType && !filter.search;
       const [rows, count] = await Promise.all([
         filtered
           .selectAll()
@@ -150,7 +143,13 @@ export function createUploadsRepository(db: Db) {
           .limit(filter.limit)
           .offset(filter.offset)
           .execute(),
-        filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        unfiltered
+          ? db
+              .selectFrom('users')
+              .select('upload_count as n')
+              .where('id', '=', filter.userId)
+              .executeTakeFirstOrThrow()
+          : filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { rows, total: Number(count.n) };
     },
@@ -174,12 +173,18 @@ export function createUploadsRepository(db: Db) {
             rows.map((r) => r.id),
           )
           .execute();
-        const freed = new Map<string, number>();
-        for (const r of rows) freed.set(r.user_id, (freed.get(r.user_id) ?? 0) + Number(r.size));
-        for (const [userId, bytes] of freed) {
+        const freed = new Map<string, { bytes: number; count: number }>();
+        for (const r of rows) {
+          const f = freed.get(r.user_id) ?? { bytes: 0, count: 0 };
+          freed.set(r.user_id, { bytes: f.bytes + Number(r.size), count: f.count + 1 });
+        }
+        for (const [userId, { bytes, count }] of freed) {
           await trx
             .updateTable('users')
-            .set((eb) => ({ disk_used: eb('disk_used', '-', bytes) }))
+            .set((eb) => ({
+              disk_used: eb('disk_used', '-', bytes),
+              upload_count: eb('upload_count', '-', count),
+            }))
             .where('id', '=', userId)
             .execute();
         }

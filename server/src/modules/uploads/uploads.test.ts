@@ -346,6 +346,10 @@ describe('GET /api/uploads', () => {
     expect(names(await list('search=kitty'))).toEqual(['cat.png']);
     expect(names(await list('search=%25'))).toEqual(['100%_done.txt']);
     expect(names(await list('search=_'))).toEqual(['100%_done.txt']);
+    expect(names(await list('search=0%25_D'))).toEqual(['100%_done.txt']);
+    expect(names(await list('search=%22cat'))).toEqual([]);
+    expect(names(await list('search=ip.zi'))).toEqual([]);
+    expect(names(await list('search=up.zi'))).toEqual(['backup.zip']);
     expect((await list('search=zzz')).total).toBe(0);
     expect(names(await list('search=p&type=images&sort=oldest'))).toEqual([
       'cat.png',
