@@ -16,14 +16,25 @@ function likeScan(term: string): Expression<SqlBool> {
   return sql<SqlBool>`(lower(original_filename) like ${pattern} escape '\\' or lower(vanity_url) like ${pattern} escape '\\')`;
 }
 
-export type UploadSearch = (term: string) => Expression<SqlBool>;
+/**
+ * The condition for a search term. `manyMatches` is a hint from a count made first: SQLite
+ * then walks the sort order's index and probes the matches (stops after a page), instead of
+ * fetching every match and sorting them, which is better only when matches are few.
+ */
+export type UploadSearch = (term: string, manyMatches?: boolean) => Expression<SqlBool>;
+
+/** Past this many matches, walking the sort index beats sorting the matches. */
+export const MANY_MATCHES = 1000;
 
 export function uploadSearch(dialect: Dialect): UploadSearch {
   if (dialect === 'postgres') return likeScan;
-  return (term) => {
+  return (term, manyMatches = false) => {
     if ([...term].length < 3) return likeScan(term);
     // An FTS5 phrase is matched literally; only its double quotes need doubling.
     const phrase = `"${term.replace(/"/g, '""')}"`;
-    return sql<SqlBool>`uploads.rowid in (select rowid from uploads_fts where uploads_fts match ${phrase})`;
+    // A unary + keeps SQLite from driving the query from the rowid list.
+    return manyMatches
+      ? sql<SqlBool>`+uploads.rowid in (select rowid from uploads_fts where uploads_fts match ${phrase})`
+      : sql<SqlBool>`uploads.rowid in (select rowid from uploads_fts where uploads_fts match ${phrase})`;
   };
 }

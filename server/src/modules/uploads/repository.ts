@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Sort } from '@upshot/contract';
 import type { Db } from '../../db/database.ts';
-import type { UploadSearch } from '../../db/search.ts';
+import { MANY_MATCHES, type UploadSearch } from '../../db/search.ts';
 import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
 
 export type ListFilter = {
@@ -128,30 +128,34 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
     },
 
     async list(filter: ListFilter): Promise<{ rows: UploadRow[]; total: number }> {
-      const filtered = db
-        .selectFrom('uploads')
-        .where('user_id', '=', filter.userId)
-        .$if(!!filter.fileType, (qb) => qb.where('file_type', '=', filter.fileType ?? ''))
-        .$if(!!filter.search, (qb) => qb.where(search(filter.search ?? '')));
-      const [column, direction] = SORT_ORDER[filter.sort];
-      const unfiltered = !filter.fileType && !filter.search;
-      const [rows, count] = await Promise.all([
-        filtered
-          .selectAll()
-          .orderBy(column, direction)
-          .orderBy('id', direction)
-          .limit(filter.limit)
-          .offset(filter.offset)
-          .execute(),
-        unfiltered
-          ? db
+      const where = (manyMatches: boolean) =>
+        db
+          .selectFrom('uploads')
+          .where('user_id', '=', filter.userId)
+          .$if(!!filter.fileType, (qb) => qb.where('file_type', '=', filter.fileType ?? ''))
+          .$if(!!filter.search, (qb) => qb.where(search(filter.search ?? '', manyMatches)));
+      // The count comes first: it also tells the search how to plan the page.
+      const count =
+        !filter.fileType && !filter.search
+          ? await db
               .selectFrom('users')
               .select('upload_count as n')
               .where('id', '=', filter.userId)
               .executeTakeFirstOrThrow()
-          : filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+          : await where(false)
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow();
+      const total = Number(count.n);
+      if (total === 0 || filter.offset >= total) return { rows: [], total };
+      const [column, direction] = SORT_ORDER[filter.sort];
+      const rows = await where(total > MANY_MATCHES)
+        .selectAll()
+        .orderBy(column, direction)
+        .orderBy('id', direction)
+        .limit(filter.limit)
+        .offset(filter.offset)
+        .execute();
+      return { rows, total };
     },
 
     /**
