@@ -39,7 +39,7 @@ function byteLimiter(maxBytes: number, onTooLarge: () => Error) {
 const WRITE_BATCH_BYTES = 1024 * 1024;
 /** Objects up to this size are read in one synchronous call (page-cache hot, microseconds). */
 const SMALL_READ_BYTES = 128 * 1024;
-const READ_CHUNK_BYTES = 1024 * 1024;
+const READ_CHUNK_BYTES = 256 * 1024;
 
 async function fsyncPath(p: string, flags: string): Promise<void> {
   const fh = await fsp.open(p, flags);
