@@ -2,7 +2,9 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { CHUNK_SIZE } from '@upshot/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../app.ts';
 import {
+  TEST_SECRET,
   createTestContext,
   filesUnder,
   multipart,
@@ -138,6 +140,40 @@ describe('chunked upload', () => {
         await sendChunk(ctx, auth, uploadId, i, slice(data, i));
     }
     expect((await complete(ctx, auth, uploadId)).statusCode).toBe(201);
+  });
+
+  it('lets another instance (or the same one after a restart) take the next chunks', async () => {
+    const { auth } = await signIn(ctx);
+    const data = crypto.randomBytes(SMALL * 3);
+    const uploadId = await start(auth, data);
+    await sendChunk(ctx, auth, uploadId, 0, slice(data, 0));
+    // A second app over the same database and data directory, with nothing in common in memory.
+    const other = await buildApp({
+      config: ctx.config,
+      db: ctx.handle.db,
+      secretKey: TEST_SECRET,
+      chunkSize: SMALL,
+    });
+    try {
+      const c2 = { ...ctx, app: other };
+      const status = await other.inject({
+        method: 'GET',
+        url: `/api/chunked-upload/${uploadId}`,
+        headers: auth,
+      });
+      expect(status.json().receivedChunks).toEqual([0]);
+      await sendChunk(c2, auth, uploadId, 1, slice(data, 1));
+      await sendChunk(ctx, auth, uploadId, 2, slice(data, 2));
+      const done = await complete(c2, auth, uploadId);
+      expect(done.statusCode).toBe(201);
+      const served = await ctx.app.inject({
+        method: 'GET',
+        url: `/${done.json().upload.shortCode}`,
+      });
+      expect(served.rawPayload.equals(data)).toBe(true);
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses to complete with chunks missing, naming them, and keeps the session', async () => {
