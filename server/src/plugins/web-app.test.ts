@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { SPA_ROUTES } from '@upshot/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/harness.ts';
 
@@ -20,17 +21,7 @@ afterAll(async () => {
 });
 
 describe('web app serving', () => {
-  it.each([
-    '/',
-    '/login',
-    '/request-access',
-    '/register',
-    '/dashboard',
-    '/uploads',
-    '/settings',
-    '/admin',
-    '/profile',
-  ])('answers the SPA route %s with index.html, not cached', async (url) => {
+  it.each([...SPA_ROUTES])('answers the SPA route %s with index.html, not cached', async (url) => {
     const res = await ctx.app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
