@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
+import net from 'node:net';
 import path from 'node:path';
 import { MAX_SIMPLE_UPLOAD_BYTES } from '@upshot/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createTestContext,
   filesUnder,
@@ -477,5 +478,51 @@ describe('deleting', () => {
     const swept = await ctx.app.services.storageSweeper.sweep(-1000);
     expect(swept.objects).toBe(1);
     expect(filesUnder(filesDir())).toHaveLength(before.length - 1);
+  });
+});
+
+describe('an upload cut off mid-stream', () => {
+  it('leaves no file, no temporary file and no record behind', async () => {
+    const { user, auth } = await signIn(ctx);
+    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const before = filesUnder(ctx.dataDir).length;
+
+    const boundary = 'cutoff';
+    const head =
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="half.bin"\r\n` +
+      'content-type: application/octet-stream\r\n\r\n';
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.write(
+          `POST /api/upload HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: ${auth.authorization}\r\n` +
+            `content-type: multipart/form-data; boundary=${boundary}\r\ncontent-length: ${10 * 1024 * 1024}\r\n\r\n` +
+            head,
+        );
+        socket.write(crypto.randomBytes(2 * 1024 * 1024), () => {
+          // Once the bytes are on their way to disk, the client goes away with 8 MiB unsent.
+          void vi
+            .waitFor(() =>
+              expect(
+                filesUnder(path.join(ctx.dataDir, 'tmp')).some((f) => f.endsWith('.part')),
+              ).toBe(true),
+            )
+            .then(() => {
+              socket.destroy();
+              resolve();
+            });
+        });
+      });
+      socket.on('error', () => {});
+    });
+
+    await vi.waitFor(() => expect(filesUnder(ctx.dataDir).length).toBe(before));
+    const rows = await ctx.handle.db
+      .selectFrom('uploads')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(rows).toEqual([]);
+    expect(await diskUsed(user.id)).toBe(0);
   });
 });
