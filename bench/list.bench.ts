@@ -62,8 +62,9 @@ async function runEngine(label: string, databaseUrl: string | undefined) {
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     }),
   };
-  const { db } = openDatabase(config);
-  await migrateToLatest(db);
+  const handle = openDatabase(config);
+  const { db } = handle;
+  await migrateToLatest(handle);
   const app = await buildApp({
     config,
     db,

@@ -16,7 +16,7 @@ export type Booted = {
 export async function boot(env?: Record<string, string | undefined>): Promise<Booted> {
   const config = loadConfig(env);
   const handle = openDatabase(config);
-  const applied = await migrateToLatest(handle.db);
+  const applied = await migrateToLatest(handle);
   const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
   const app = await buildApp({ config, db: handle.db, secretKey });
   app.log.info({ dialect: handle.dialect, applied }, 'database ready');

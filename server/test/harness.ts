@@ -75,7 +75,7 @@ export async function createTestContext(
     ...overrides,
   };
   const handle = openDatabase(config);
-  await migrateToLatest(handle.db);
+  await migrateToLatest(handle);
   const clock = new TestClock();
   const app = await buildApp({
     config,

@@ -9,7 +9,15 @@ import type { Database } from './schema.ts';
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
 
-export type DatabaseHandle = { db: Db; dialect: Dialect };
+export type DatabaseHandle = {
+  db: Db;
+  dialect: Dialect;
+  /**
+   * Runs fn while holding a lock that every process migrating this database takes. Kysely
+   * locks migrations on PostgreSQL itself, but not across processes on SQLite.
+   */
+  withMigrationLock: <T>(fn: () => Promise<T>) => Promise<T>;
+};
 
 // int8 (COUNT, SUM, bigint columns) arrives as a string by default; our numbers stay below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -20,6 +28,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
+      withMigrationLock: (fn) => fn(),
     };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
@@ -32,6 +41,21 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   return {
     db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
+    withMigrationLock: async (fn) => {
+      // An exclusive transaction on a side file: the OS drops the lock if the process dies.
+      const lock = new SQLite(path.join(options.dataDir, 'upshot.db.migrate-lock'));
+      try {
+        lock.pragma('busy_timeout = 120000');
+        lock.exec('BEGIN EXCLUSIVE');
+        try {
+          return await fn();
+        } finally {
+          lock.exec('COMMIT');
+        }
+      } finally {
+        lock.close();
+      }
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 /** Runs the numbered, forward-only migrations. New ones are appended to the list by hand. */
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
-import type { Db } from './database.ts';
+import type { DatabaseHandle } from './database.ts';
 import { m0001Init } from './migrations/0001-init.ts';
 import { m0002Uploads } from './migrations/0002-uploads.ts';
 
@@ -11,15 +11,12 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
-  // Two instances starting together on one SQLite file may collide on the migration lock.
-  for (let attempt = 1; ; attempt++) {
+/** Applies what is pending, one process at a time; returns the names applied now. */
+export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
+  const migrator = new Migrator({ db: handle.db, provider });
+  return handle.withMigrationLock(async () => {
     const { error, results } = await migrator.migrateToLatest();
-    if (!error)
-      return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    const busy = String((error as { code?: string }).code ?? '').startsWith('SQLITE_BUSY');
-    if (!busy || attempt >= 10) throw error;
-    await new Promise((r) => setTimeout(r, 100 * attempt));
-  }
+    if (error) throw error;
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  });
 }
