@@ -2,7 +2,7 @@
  * Upload throughput over loopback, beside `dd` writing the same bytes to the same disk, with
  * the server's peak RSS. Simple uploads: 100 MiB files (their limit) one after another up to
  * the size; chunked: one file of the size in 50 MiB chunks.
- *   npm run upload -w bench [-- --gib 5]
+ *   npm run upload -w bench [-- --gib 5] [-- --parallel 2]
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,6 +24,8 @@ import {
 
 const gib = Number(process.argv[process.argv.indexOf('--gib') + 1] || 1) || 1;
 const totalBytes = Math.round(gib * 1024 * MiB);
+const parallelArg = process.argv.indexOf('--parallel');
+const parallel = parallelArg > 0 ? Number(process.argv[parallelArg + 1]) : 1;
 const agent = new http.Agent({ keepAlive: true });
 
 /** POSTs a multipart body whose file part streams from a slice of a file on disk. */
@@ -157,20 +159,26 @@ try {
       totalSize: totalBytes,
       totalChunks,
     });
-    for (let i = 0; i < totalChunks; i++) {
-      const start = i * CHUNK_SIZE;
-      const length = Math.min(CHUNK_SIZE, totalBytes - start);
-      const res = await postFilePart(
-        `${server.url}/api/chunked-upload/chunk`,
-        token,
-        { uploadId: String(uploadId), chunkIndex: String(i) },
-        'chunk',
-        source,
-        start,
-        length,
-      );
-      if (res.status !== 204) throw new Error(`chunk ${i}: ${res.status} ${res.body}`);
-    }
+    // `parallel` chunks in flight at once (1, as the web app sends them; try --parallel 2),
+    // each fsynced before its 204.
+    let next = 0;
+    const sender = async () => {
+      for (let i = next++; i < totalChunks; i = next++) {
+        const start = i * CHUNK_SIZE;
+        const length = Math.min(CHUNK_SIZE, totalBytes - start);
+        const res = await postFilePart(
+          `${server.url}/api/chunked-upload/chunk`,
+          token,
+          { uploadId: String(uploadId), chunkIndex: String(i) },
+          'chunk',
+          source,
+          start,
+          length,
+        );
+        if (res.status !== 204) throw new Error(`chunk ${i}: ${res.status} ${res.body}`);
+      }
+    };
+    await Promise.all(Array.from({ length: parallel }, sender));
     await postJson(`${server.url}/api/chunked-upload/complete`, token, { uploadId });
   });
   const chunkedRss = rss.peak();
@@ -185,7 +193,7 @@ try {
     `  simple upload (${simpleBytes / MAX_SIMPLE_UPLOAD_BYTES} x 100 MiB)   ${fmt(simpleRate).padStart(8)} MiB/s  ${fmt((simpleRate / ddRate) * 100, 0)}% of dd   peak RSS ${MB(simpleRss)}`,
   );
   console.log(
-    `  chunked upload (${totalChunks} chunks)     ${fmt(chunkedRate).padStart(8)} MiB/s  ${fmt((chunkedRate / ddRate) * 100, 0)}% of dd   peak RSS ${MB(chunkedRss)}`,
+    `  chunked upload (${totalChunks} chunks, ${parallel} at a time) ${fmt(chunkedRate).padStart(8)} MiB/s  ${fmt((chunkedRate / ddRate) * 100, 0)}% of dd   peak RSS ${MB(chunkedRss)}`,
   );
   console.log(`  server RSS when idle: ${MB(idleRss)}`);
   console.log(
