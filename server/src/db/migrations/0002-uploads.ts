@@ -107,11 +107,15 @@ async function createSearchIndexes(db: Kysely<unknown>): Promise<void> {
     );
     return;
   }
-  await sql`create virtual table uploads_fts using fts5(body, tokenize = 'trigram')`.execute(db);
+  // user_id and file_type ride along unindexed, so a search can be counted from here alone.
+  await sql`create virtual table uploads_fts using fts5(body, user_id unindexed, file_type unindexed, tokenize = 'trigram')`.execute(
+    db,
+  );
   const body = (row: string) =>
     sql.raw(`${row}.original_filename || char(10) || coalesce(${row}.vanity_url, '')`);
   await sql`create trigger uploads_fts_insert after insert on uploads begin
-    insert into uploads_fts (rowid, body) values (new.rowid, ${body('new')}); end`.execute(db);
+    insert into uploads_fts (rowid, body, user_id, file_type)
+    values (new.rowid, ${body('new')}, new.user_id, new.file_type); end`.execute(db);
   await sql`create trigger uploads_fts_delete after delete on uploads begin
     delete from uploads_fts where rowid = old.rowid; end`.execute(db);
   await sql`create trigger uploads_fts_update after update of original_filename, vanity_url on uploads begin

@@ -133,10 +133,18 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
           .selectFrom('uploads')
           .where('user_id', '=', filter.userId)
           .$if(!!filter.fileType, (qb) => qb.where('file_type', '=', filter.fileType ?? ''))
-          .$if(!!filter.search, (qb) => qb.where(search(filter.search ?? '', manyMatches)));
+          .$if(!!filter.search, (qb) => qb.where(search.where(filter.search ?? '', manyMatches)));
       // The count comes first: it also tells the search how to plan the page.
-      const count =
-        !filter.fileType && !filter.search
+      const indexCount = filter.search
+        ? search.count(db, {
+            userId: filter.userId,
+            term: filter.search,
+            fileType: filter.fileType,
+          })
+        : null;
+      const count = indexCount
+        ? { n: await indexCount }
+        : !filter.fileType && !filter.search
           ? await db
               .selectFrom('users')
               .select('upload_count as n')
