@@ -1,5 +1,5 @@
-import { FILE_TYPES, SORTS, type FileType, type Sort } from '@upshot/contract';
-import { ArrowUpDown, ChevronDown, ListFilter, Search, X } from 'lucide-react';
+import { FILE_TYPES, SORTS, type FileType } from '@upshot/contract';
+import { ArrowUpDown, ChevronDown, ListFilter, Search, X, type LucideIcon } from 'lucide-react';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
@@ -33,6 +33,47 @@ function FilterBadge({ label, onRemove }: { label: string; onRemove: () => void 
   );
 }
 
+/** A button that opens a single-choice menu; its accessible name is "{name}: {current}". */
+function MenuSelect<T extends string>(props: {
+  name: string;
+  heading?: string;
+  icon: LucideIcon;
+  value: T;
+  options: readonly T[];
+  labels: Record<T, string>;
+  onChange: (value: T) => void;
+}) {
+  const { name, icon: Icon, value, options, labels, onChange } = props;
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button
+          variant="outline"
+          aria-label={`${name}: ${labels[value]}`}
+          className="flex-1 justify-between sm:w-40 sm:flex-none"
+        >
+          <span className="flex items-center gap-2">
+            <Icon aria-hidden="true" className="text-muted-foreground" />
+            {labels[value]}
+          </span>
+          <ChevronDown aria-hidden="true" className="text-muted-foreground" />
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-44">
+        <DropdownMenuLabel>{props.heading ?? name}</DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuRadioGroup value={value} onValueChange={(v) => onChange(v as T)}>
+          {options.map((option) => (
+            <DropdownMenuRadioItem key={option || 'all'} value={option}>
+              {labels[option]}
+            </DropdownMenuRadioItem>
+          ))}
+        </DropdownMenuRadioGroup>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
 export function FilterBar({ filters }: { filters: UploadFilters }) {
   const { params, fileType, sort } = filters;
   return (
@@ -54,65 +95,23 @@ export function FilterBar({ filters }: { filters: UploadFilters }) {
           />
         </div>
         <div className="flex gap-2">
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button
-                variant="outline"
-                aria-label={`File type: ${FILE_TYPE_LABELS[fileType]}`}
-                className="flex-1 justify-between sm:w-40 sm:flex-none"
-              >
-                <span className="flex items-center gap-2">
-                  <ListFilter aria-hidden="true" className="text-muted-foreground" />
-                  {FILE_TYPE_LABELS[fileType]}
-                </span>
-                <ChevronDown aria-hidden="true" className="text-muted-foreground" />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end" className="w-44">
-              <DropdownMenuLabel>File type</DropdownMenuLabel>
-              <DropdownMenuSeparator />
-              <DropdownMenuRadioGroup
-                value={fileType}
-                onValueChange={(value) => filters.setFileType(value as FileType | '')}
-              >
-                {FILE_TYPE_OPTIONS.map((option) => (
-                  <DropdownMenuRadioItem key={option || 'all'} value={option}>
-                    {FILE_TYPE_LABELS[option]}
-                  </DropdownMenuRadioItem>
-                ))}
-              </DropdownMenuRadioGroup>
-            </DropdownMenuContent>
-          </DropdownMenu>
-
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button
-                variant="outline"
-                aria-label={`Sort: ${SORT_LABELS[sort]}`}
-                className="flex-1 justify-between sm:w-40 sm:flex-none"
-              >
-                <span className="flex items-center gap-2">
-                  <ArrowUpDown aria-hidden="true" className="text-muted-foreground" />
-                  {SORT_LABELS[sort]}
-                </span>
-                <ChevronDown aria-hidden="true" className="text-muted-foreground" />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end" className="w-44">
-              <DropdownMenuLabel>Sort by</DropdownMenuLabel>
-              <DropdownMenuSeparator />
-              <DropdownMenuRadioGroup
-                value={sort}
-                onValueChange={(value) => filters.setSort(value as Sort)}
-              >
-                {SORTS.map((option) => (
-                  <DropdownMenuRadioItem key={option} value={option}>
-                    {SORT_LABELS[option]}
-                  </DropdownMenuRadioItem>
-                ))}
-              </DropdownMenuRadioGroup>
-            </DropdownMenuContent>
-          </DropdownMenu>
+          <MenuSelect
+            name="File type"
+            icon={ListFilter}
+            value={fileType}
+            options={FILE_TYPE_OPTIONS}
+            labels={FILE_TYPE_LABELS}
+            onChange={filters.setFileType}
+          />
+          <MenuSelect
+            name="Sort"
+            heading="Sort by"
+            icon={ArrowUpDown}
+            value={sort}
+            options={SORTS}
+            labels={SORT_LABELS}
+            onChange={filters.setSort}
+          />
         </div>
       </div>
 
