@@ -10,9 +10,6 @@ export type LoginRequest = z.infer<typeof LoginRequest>;
 export const AuthResponse = z.object({ token: z.string(), user: User });
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
-export const MeResponse = User;
-export type MeResponse = z.infer<typeof MeResponse>;
-
 /** Header a desktop client (ShareX, scripts) sends its personal API token in. */
 export const API_TOKEN_HEADER = 'x-api-token';
 

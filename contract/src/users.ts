@@ -7,8 +7,6 @@ export type Role = z.infer<typeof Role>;
 /** 10 GiB: the quota a new user gets unless DEFAULT_QUOTA_BYTES says otherwise. */
 export const DEFAULT_QUOTA_BYTES = 10 * 1024 ** 3;
 
-export const MIN_PASSWORD_LENGTH = 8;
-
 /**
  * An email address, checked loosely (something@somewhere): single-host addresses such as
  * admin@localhost are legitimate on a self-hosted instance.

@@ -1,7 +1,7 @@
 /** Sets request.auth from `Authorization: Bearer` or `X-API-Token`; guards for routes. */
 import { API_TOKEN_HEADER } from '@upshot/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ForbiddenError, UnauthorizedError } from '../errors.ts';
+import { UnauthorizedError } from '../errors.ts';
 import type { Authenticated, AuthService } from '../modules/auth/service.ts';
 
 declare module 'fastify' {
@@ -29,10 +29,4 @@ export function registerAuth(app: FastifyInstance, authService: AuthService): vo
 export function requireAuth(request: FastifyRequest): Authenticated {
   if (!request.auth) throw new UnauthorizedError();
   return request.auth;
-}
-
-export function requireAdmin(request: FastifyRequest): Authenticated {
-  const auth = requireAuth(request);
-  if (auth.user.role !== 'admin') throw new ForbiddenError('Administrators only');
-  return auth;
 }

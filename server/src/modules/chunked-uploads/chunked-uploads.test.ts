@@ -293,6 +293,38 @@ describe('chunked upload', () => {
     expect(missing.json().message).toBe('totalSize is required');
   });
 
+  it('refuses at completion an upload the quota no longer allows, keeping nothing', async () => {
+    const { user, auth } = await signIn(ctx);
+    const data = crypto.randomBytes(SMALL + 100);
+    const uploadId = await start(auth, data);
+    await sendChunk(ctx, auth, uploadId, 0, slice(data, 0));
+    await sendChunk(ctx, auth, uploadId, 1, slice(data, 1));
+    // Meanwhile the quota shrinks (another upload, or an admin).
+    await ctx.handle.db
+      .updateTable('users')
+      .set({ disk_quota: SMALL })
+      .where('id', '=', user.id)
+      .execute();
+    const filesBefore = filesUnder(path.join(ctx.dataDir, 'files')).length;
+
+    const res = await complete(ctx, auth, uploadId);
+    expect(res.statusCode).toBe(413);
+    expect(res.json().message).toBe('Storage quota exceeded: 64 KB left');
+    expect(filesUnder(path.join(ctx.dataDir, 'files')).length).toBe(filesBefore);
+    const rows = await ctx.handle.db
+      .selectFrom('uploads')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .execute();
+    expect(rows).toEqual([]);
+    const status = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/chunked-upload/${uploadId}`,
+      headers: auth,
+    });
+    expect(status.statusCode).toBe(404);
+  });
+
   it('fills in a digest left missing (as after a crash) in the hashMissing job', async () => {
     const { auth } = await signIn(ctx);
     const data = crypto.randomBytes(1000);

@@ -94,8 +94,9 @@ export function createUploadsService(deps: {
     storageKey: string;
   }): Promise<UploadRow> {
     for (let attempt = 0; attempt < 5; attempt++) {
+      let result: UploadRow | 'quota';
       try {
-        const result = await uploads.insertCharged({
+        result = await uploads.insertCharged({
           id: crypto.randomUUID(),
           user_id: input.owner.id,
           original_filename: input.filename,
@@ -110,19 +111,16 @@ export function createUploadsService(deps: {
           thumbnail_key: null,
           created_at: clock.now().toISOString(),
         });
-        if (result === 'quota') {
-          await storage.delete(input.storageKey);
-          throw new PayloadTooLargeError(
-            quotaMessage(await uploads.remainingQuota(input.owner.id)),
-          );
-        }
-        return result;
       } catch (err) {
-        if (!isUniqueViolation(err)) {
-          if (!(err instanceof PayloadTooLargeError)) await storage.delete(input.storageKey);
-          throw err;
-        }
+        if (isUniqueViolation(err)) continue; // short-code collision: draw another
+        await storage.delete(input.storageKey);
+        throw err;
       }
+      if (result === 'quota') {
+        await storage.delete(input.storageKey);
+        throw new PayloadTooLargeError(quotaMessage(await uploads.remainingQuota(input.owner.id)));
+      }
+      return result;
     }
     await storage.delete(input.storageKey);
     throw new Error('could not find a free short code');

@@ -4,7 +4,6 @@ import type { Db } from '../../db/database.ts';
 import type { NewUserRow, UserRow } from '../../db/schema.ts';
 
 export interface UsersRepository {
-  findById(id: string): Promise<UserRow | undefined>;
   findByEmail(email: string): Promise<UserRow | undefined>;
   findByApiTokenDigest(digest: string): Promise<UserRow | undefined>;
   insert(row: NewUserRow): Promise<UserRow>;
@@ -15,10 +14,6 @@ export interface UsersRepository {
 
 export function createUsersRepository(db: Db): UsersRepository {
   return {
-    findById(id: string): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    },
-
     findByEmail(email: string): Promise<UserRow | undefined> {
       return db
         .selectFrom('users')
