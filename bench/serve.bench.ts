@@ -23,9 +23,18 @@ function freePort(): Promise<number> {
 }
 
 function wrk(url: string, connections: number): { rps: number; mibps: number } {
-  const out = execFileSync('wrk', ['-t1', `-c${connections}`, `-d${DURATION}s`, url], {
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    'wrk',
+    ['-t1', `-c${connections}`, `-d${DURATION}s`, '--timeout', '10s', url],
+    {
+      encoding: 'utf8',
+    },
+  );
+  // Errors or short answers would inflate the figures: refuse to report them.
+  const bad =
+    /Non-2xx or 3xx responses:.*/.exec(out) ??
+    /Socket errors: connect [1-9].*|Socket errors: .*(read|write) [1-9].*/.exec(out);
+  if (bad) throw new Error(`wrk against ${url}: ${bad[0]}`);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
   const m = /Transfer\/sec:\s+([\d.]+)(\w+)/.exec(out);
   const unit = { B: 1 / MiB, KB: 1 / 1024, MB: 1, GB: 1024 }[m?.[2] ?? 'MB'] ?? 1;

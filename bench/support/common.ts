@@ -61,13 +61,17 @@ export const MiB = 1024 * 1024;
 export const mbps = (bytes: number, ms: number) => bytes / MiB / (ms / 1000);
 export const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-/** A file of random bytes (made once per run with dd, so it is not all zeros). */
+/**
+ * A file of random bytes (made once per run with dd, so it is not all zeros), flushed to disk
+ * so that writing it back does not compete with what is measured next.
+ */
 export function makeRandomFile(file: string, bytes: number): void {
   execFileSync('dd', [
     'if=/dev/urandom',
     `of=${file}`,
     `bs=${MiB}`,
     `count=${Math.ceil(bytes / MiB)}`,
+    'conv=fsync',
     'status=none',
   ]);
   fs.truncateSync(file, bytes);

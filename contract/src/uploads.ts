@@ -135,7 +135,13 @@ const boolish = z
   .transform((v) => v === true || v === 'true' || v === '1');
 
 export const ListUploadsQuery = z.object({
-  search: z.string().trim().max(200).optional(),
+  search: z
+    .string()
+    .trim()
+    .max(200)
+    // Neither engine takes NUL inside text (SQLite's FTS5 query ends there; PostgreSQL refuses it).
+    .refine((s) => !s.includes('\0'), 'must not contain a NUL character')
+    .optional(),
   type: z.union([FileType, z.literal('')]).optional(),
   sort: Sort.default('newest'),
   page: z.coerce.number().int().min(1).default(1),

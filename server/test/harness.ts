@@ -11,6 +11,7 @@ import { buildApp, type App } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import type { NewUploadRow } from '../src/db/schema.ts';
 import type { Clock } from '../src/lib/clock.ts';
 
 export const TEST_SECRET = 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyz';
@@ -202,4 +203,49 @@ export function filesUnder(dir: string): string[] {
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
     .map((d) => path.join(d.parentPath, d.name));
+}
+
+/**
+ * An uploads row to insert straight into the table (many rows, or rows that predate a
+ * migration), with every column filled; `fields` overrides any of them.
+ */
+export function uploadRow(userId: string, fields: Partial<NewUploadRow> = {}): NewUploadRow {
+  const id = crypto.randomUUID();
+  return {
+    id,
+    user_id: userId,
+    original_filename: 'file.png',
+    mime_type: 'image/png',
+    file_type: 'images',
+    size: 1,
+    sha256: null,
+    views: 0,
+    short_code: id.replace(/-/g, '').slice(0, 12),
+    vanity_url: null,
+    is_public: 1,
+    storage_key: `u/00/00/${id.replace(/-/g, '')}`,
+    thumbnail_key: null,
+    created_at: new Date().toISOString(),
+    ...fields,
+  };
+}
+
+/** The ids of a user's upload rows. */
+export async function uploadIdsOf(ctx: TestContext, userId: string): Promise<string[]> {
+  const rows = await ctx.handle.db
+    .selectFrom('uploads')
+    .select('id')
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** A user's disk_used, in bytes. */
+export async function diskUsedOf(ctx: TestContext, userId: string): Promise<number> {
+  const row = await ctx.handle.db
+    .selectFrom('users')
+    .select('disk_used')
+    .where('id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.disk_used);
 }

@@ -25,6 +25,9 @@ pg.types.setTypeParser(20, (v) => Number(v));
 export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection can break (the server restarts, an admin ends it): the pool drops it
+    // and the next query opens a new one. Without a listener the error would end the process.
+    pool.on('error', () => {});
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',

@@ -1,7 +1,7 @@
 /**
  * Hashes committed files on a worker thread that reads them itself, so a large upload's SHA-256
- * costs the request nothing and runs beside the next one. The worker is started on demand and
- * stopped when idle, to give its memory back.
+ * costs the request nothing and runs beside the next one, at the lowest CPU priority. The
+ * worker is started on demand and stopped when idle, to give its memory back.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -9,12 +9,29 @@ const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const crypto = require('node:crypto');
 const fs = require('node:fs');
+const os = require('node:os');
+// Lowest CPU priority for this thread only (Linux: /proc/thread-self names its task id), so
+// hashing takes the CPU time requests leave over.
+try {
+  os.setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), 19);
+} catch {}
+// One reused buffer and synchronous reads (this thread does nothing else): no garbage, so the
+// worker's heap stays a few megabytes whatever the file size.
+const buffer = Buffer.allocUnsafe(1024 * 1024);
 parentPort.on('message', ({ id, file }) => {
-  const hash = crypto.createHash('sha256');
-  fs.createReadStream(file, { highWaterMark: 1024 * 1024 })
-    .on('data', (chunk) => hash.update(chunk))
-    .on('error', (err) => parentPort.postMessage({ id, error: String(err && err.message) }))
-    .on('end', () => parentPort.postMessage({ id, hex: hash.digest('hex') }));
+  let fd = -1;
+  try {
+    fd = fs.openSync(file, 'r');
+    const hash = crypto.createHash('sha256');
+    for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
+      hash.update(buffer.subarray(0, n));
+    }
+    parentPort.postMessage({ id, hex: hash.digest('hex') });
+  } catch (err) {
+    parentPort.postMessage({ id, error: String(err && err.message) });
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
+  }
 });
 `;
 
@@ -37,7 +54,10 @@ export function createFileHasher(): FileHasher {
   function ensureWorker(): Worker {
     if (idleTimer) clearTimeout(idleTimer);
     if (worker) return worker;
-    const w = new Worker(WORKER_SOURCE, { eval: true });
+    const w = new Worker(WORKER_SOURCE, {
+      eval: true,
+      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
+    });
     w.on('message', (m: { id: number; hex?: string; error?: string }) => {
       const entry = waiting.get(m.id);
       waiting.delete(m.id);

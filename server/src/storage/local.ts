@@ -3,40 +3,108 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Transform } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertValidKey, StorageSizeError, type ByteRange, type Storage } from './storage.ts';
 
 /**
- * Counts bytes through a stream, fails past a ceiling, and hands them on in batches of about
- * 1 MiB, so the disk sees few large writes instead of many socket-sized ones.
+ * Write-behind: every this many bytes a data flush starts in the background while more bytes
+ * arrive, so the disk works while the network does and the flush at the end is short.
  */
-function byteLimiter(maxBytes: number, onTooLarge: () => Error) {
-  let size = 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  const transform = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      size += chunk.length;
-      if (size > maxBytes) return cb(onTooLarge());
-      pending.push(chunk);
-      pendingBytes += chunk.length;
-      if (pendingBytes >= WRITE_BATCH_BYTES) {
-        const batch = pending.length === 1 ? chunk : Buffer.concat(pending, pendingBytes);
-        pending = [];
-        pendingBytes = 0;
-        return cb(null, batch);
-      }
-      cb();
-    },
-    flush(cb) {
-      cb(null, pendingBytes > 0 ? Buffer.concat(pending, pendingBytes) : undefined);
-    },
-  });
-  return { transform, size: () => size };
+const FLUSH_EVERY_BYTES = 4 * 1024 * 1024;
+/** Bytes buffered while a write is in flight; they go to the disk in one writev. */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+
+/** Writes every byte of `buffers` at `position` (a regular file rarely takes less at once). */
+async function writeFully(fh: fsp.FileHandle, buffers: Buffer[], position: number) {
+  let total = 0;
+  for (const b of buffers) total += b.length;
+  let { bytesWritten } = await fh.writev(buffers, position);
+  while (bytesWritten < total) {
+    const rest = Buffer.concat(buffers).subarray(bytesWritten);
+    const more = await fh.write(rest, 0, rest.length, position + bytesWritten);
+    if (more.bytesWritten === 0) throw new Error('short write');
+    bytesWritten += more.bytesWritten;
+  }
+  return total;
 }
 
-const WRITE_BATCH_BYTES = 1024 * 1024;
+/**
+ * A writable into `fh` from `start` that counts bytes, fails past `maxBytes`, and is durable
+ * when it finishes: its final callback runs after fsync. Chunks that arrive while a write is in
+ * flight are written together with writev (no copies). Flushes start in the background along
+ * the way, one at a time, so the kernel does not hold the whole file back until the end.
+ */
+function fileSink(fh: fsp.FileHandle, start: number, maxBytes: number, onTooLarge: () => Error) {
+  let received = 0;
+  let position = start;
+  let unflushed = 0;
+  let flushing: Promise<void> | null = null;
+  let flushError: unknown = null;
+  const startFlush = () => {
+    unflushed = 0;
+    flushing = fh
+      .datasync()
+      .catch((err: unknown) => {
+        flushError ??= err;
+      })
+      .finally(() => {
+        flushing = null;
+      });
+  };
+  const write = (buffers: Buffer[], cb: (err?: Error | null) => void) => {
+    if (flushError) return cb(flushError as Error);
+    for (const b of buffers) received += b.length;
+    if (received > maxBytes) return cb(onTooLarge());
+    writeFully(fh, buffers, position).then((n) => {
+      position += n;
+      unflushed += n;
+      if (unflushed >= FLUSH_EVERY_BYTES && !flushing) startFlush();
+      cb();
+    }, cb);
+  };
+  const writable = new Writable({
+    highWaterMark: WRITE_BUFFER_BYTES,
+    write: (chunk: Buffer, _enc, cb) => write([chunk], cb),
+    writev: (chunks, cb) =>
+      write(
+        chunks.map((c) => c.chunk as Buffer),
+        cb,
+      ),
+    final(cb) {
+      Promise.resolve(flushing)
+        .then(() => {
+          if (flushError) throw flushError;
+          return fh.sync();
+        })
+        .then(() => cb(), cb);
+    },
+  });
+  return { writable, size: () => received };
+}
+
+/**
+ * Streams `body` into `file` from `start`, durably, and answers the byte count; the file
+ * handle is always closed.
+ */
+async function writeDurably(
+  file: string,
+  flags: string,
+  start: number,
+  body: Readable,
+  maxBytes: number,
+  onTooLarge: () => Error,
+): Promise<number> {
+  const fh = await fsp.open(file, flags);
+  try {
+    const sink = fileSink(fh, start, maxBytes, onTooLarge);
+    await pipeline(body, sink.writable);
+    return sink.size();
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Objects up to this size are read in one synchronous call (page-cache hot, microseconds). */
 const SMALL_READ_BYTES = 128 * 1024;
 const READ_CHUNK_BYTES = 256 * 1024;
@@ -87,16 +155,17 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
     async put(key, body, options = {}) {
       filePath(key);
       const tmp = path.join(tmpDir, `${crypto.randomBytes(16).toString('hex')}.part`);
-      const limit = byteLimiter(
-        options.maxBytes ?? Number.MAX_SAFE_INTEGER,
-        () => new StorageSizeError('File is larger than allowed', 'too_large'),
-      );
       try {
-        const out = fs.createWriteStream(tmp, { flags: 'wx' });
-        await pipeline(body, limit.transform, out);
-        await fsyncPath(tmp, 'r+');
+        const size = await writeDurably(
+          tmp,
+          'wx',
+          0,
+          body,
+          options.maxBytes ?? Number.MAX_SAFE_INTEGER,
+          () => new StorageSizeError('File is larger than allowed', 'too_large'),
+        );
         await commit(tmp, key);
-        return { size: limit.size() };
+        return { size };
       } catch (err) {
         await fsp.rm(tmp, { force: true });
         throw err;
@@ -160,7 +229,12 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
     async putPart(multipartId, key, part, body) {
       filePath(key);
       const p = multipartPath(multipartId);
-      const limit = byteLimiter(
+      // Written in place at its offset ('r+' keeps the other parts); a part sent again overwrites itself.
+      const size = await writeDurably(
+        p,
+        'r+',
+        part.offset,
+        body,
         part.size,
         () =>
           new StorageSizeError(
@@ -168,16 +242,12 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
             'wrong_size',
           ),
       );
-      // Written in place at its offset ('r+' keeps the other parts); a part sent again overwrites itself.
-      const out = fs.createWriteStream(p, { flags: 'r+', start: part.offset });
-      await pipeline(body, limit.transform, out);
-      if (limit.size() !== part.size) {
+      if (size !== part.size) {
         throw new StorageSizeError(
-          `Chunk ${part.index} must be ${part.size} bytes; received ${limit.size()}`,
+          `Chunk ${part.index} must be ${part.size} bytes; received ${size}`,
           'wrong_size',
         );
       }
-      await fsyncPath(p, 'r+');
     },
 
     async completeMultipart(multipartId, key, totalSize) {

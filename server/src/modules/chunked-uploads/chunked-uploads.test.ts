@@ -6,9 +6,11 @@ import { buildApp } from '../../app.ts';
 import {
   TEST_SECRET,
   createTestContext,
+  diskUsedOf,
   filesUnder,
   multipart,
   signIn,
+  uploadIdsOf,
   type TestContext,
 } from '../../../test/harness.ts';
 import { SESSION_TTL_MS } from './service.ts';
@@ -87,12 +89,7 @@ describe('chunked upload', () => {
         .executeTakeFirstOrThrow();
       expect(row.sha256).toBe(crypto.createHash('sha256').update(data).digest('hex'));
     });
-    const used = await ctx.handle.db
-      .selectFrom('users')
-      .select('disk_used')
-      .where('id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    expect(Number(used.disk_used)).toBe(data.length);
+    expect(await diskUsedOf(ctx, user.id)).toBe(data.length);
     // The session is gone once the upload exists.
     const status = await ctx.app.inject({
       method: 'GET',
@@ -311,12 +308,7 @@ describe('chunked upload', () => {
     expect(res.statusCode).toBe(413);
     expect(res.json().message).toBe('Storage quota exceeded: 64 KB left');
     expect(filesUnder(path.join(ctx.dataDir, 'files')).length).toBe(filesBefore);
-    const rows = await ctx.handle.db
-      .selectFrom('uploads')
-      .select('id')
-      .where('user_id', '=', user.id)
-      .execute();
-    expect(rows).toEqual([]);
+    expect(await uploadIdsOf(ctx, user.id)).toEqual([]);
     const status = await ctx.app.inject({
       method: 'GET',
       url: `/api/chunked-upload/${uploadId}`,

@@ -1,4 +1,8 @@
 /** The share links: GET/HEAD /{vanityOrShortCode} and /thumb/{shortCode}. */
+import fsp from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
 import contentDisposition from 'content-disposition';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UploadRow } from '../../db/schema.ts';
@@ -9,10 +13,13 @@ import type { Links } from '../uploads/links.ts';
 import { canReadUpload } from '../uploads/policy.ts';
 import type { UploadsRepository } from '../uploads/repository.ts';
 import { contentTypeHeader, FILE_CSP, isInlineSafe } from './content-policy.ts';
+import { pumpFile } from './file-pump.ts';
 import { parseRange } from './http-range.ts';
 import type { Thumbnailer } from './thumbnails.ts';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
+/** Bodies up to this size are one read (storage.get); larger local files use pumpFile. */
+const PUMP_MIN_BYTES = 128 * 1024;
 
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -91,19 +98,79 @@ export function servingRoutes(
       return reply.status(416).header('content-range', `bytes */${size}`).send();
     }
     const isHead = request.method === 'HEAD';
-    if (!isHead && (range === 'none' || range.start === 0)) await uploads.incrementViews(row.id);
+    const start = range === 'none' ? 0 : range.start;
+    const length = range === 'none' ? size : range.end - range.start + 1;
 
-    if (range === 'none') {
-      reply.status(200).header('content-length', String(size));
-      return isHead
-        ? reply.send()
-        : reply.send(await storage.get(row.storage_key, undefined, size));
+    // The bytes are opened before a view is counted or a status is sent, so an upload whose
+    // bytes are gone answers as a link that does not exist.
+    let body: Body | null = null;
+    try {
+      if (isHead) {
+        if ((await storage.size(row.storage_key)) === null) return bytesGone(reply);
+      } else {
+        body = await openBody(row.storage_key, range === 'none' ? undefined : range, length);
+      }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return bytesGone(reply);
+      clearHeaders(reply);
+      throw err;
     }
-    reply
-      .status(206)
-      .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-      .header('content-length', String(range.end - range.start + 1));
-    return isHead ? reply.send() : reply.send(await storage.get(row.storage_key, range));
+
+    try {
+      if (!isHead && start === 0) await uploads.incrementViews(row.id);
+    } catch (err) {
+      if (body && 'file' in body) await body.file.close();
+      throw err;
+    }
+    reply.status(range === 'none' ? 200 : 206).header('content-length', String(length));
+    if (range !== 'none') reply.header('content-range', `bytes ${start}-${range.end}/${size}`);
+    if (!body) return reply.send();
+    if ('stream' in body) return reply.send(body.stream);
+    return pump(reply, body.file, start, length);
+  }
+
+  type Body = { file: FileHandle } | { stream: Readable };
+
+  /** None of the file's headers belong on an error answer. */
+  function clearHeaders(reply: FastifyReply) {
+    for (const name of Object.keys(reply.getHeaders())) reply.removeHeader(name);
+  }
+
+  /** The record outlived its bytes: answer as for a link that does not exist. */
+  function bytesGone(reply: FastifyReply) {
+    clearHeaders(reply);
+    return reply.callNotFound();
+  }
+
+  /**
+   * Large local files go out through recycled buffers (file-pump.ts) on the raw response, so
+   * they are opened as files; anything else is a stream from storage (one read when small).
+   */
+  async function openBody(
+    key: string,
+    range: { start: number; end: number } | undefined,
+    length: number,
+  ): Promise<Body> {
+    const file = storage.localPath(key);
+    if (file && length > PUMP_MIN_BYTES) return { file: await fsp.open(file, 'r') };
+    return { stream: await storage.get(key, range, length) };
+  }
+
+  function pump(reply: FastifyReply, fh: FileHandle, start: number, length: number) {
+    reply.hijack();
+    try {
+      reply.raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
+    } catch (err) {
+      void fh.close();
+      reply.log.error({ err }, 'could not send the response head');
+      reply.raw.destroy();
+      return reply;
+    }
+    pumpFile(fh, start, length, reply.raw).catch((err: unknown) => {
+      reply.log.debug({ err }, 'download ended early');
+      reply.raw.destroy();
+    });
+    return reply;
   }
 
   async function serveThumbnail(request: FastifyRequest, reply: FastifyReply) {

@@ -128,33 +128,39 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
     },
 
     async list(filter: ListFilter): Promise<{ rows: UploadRow[]; total: number }> {
+      const term = filter.search
+        ? { userId: filter.userId, term: filter.search, fileType: filter.fileType }
+        : null;
       const where = (manyMatches: boolean) =>
         db
           .selectFrom('uploads')
           .where('user_id', '=', filter.userId)
           .$if(!!filter.fileType, (qb) => qb.where('file_type', '=', filter.fileType ?? ''))
-          .$if(!!filter.search, (qb) => qb.where(search.where(filter.search ?? '', manyMatches)));
-      // The count comes first: it also tells the search how to plan the page.
-      const indexCount = filter.search
-        ? search.count(db, {
-            userId: filter.userId,
-            term: filter.search,
-            fileType: filter.fileType,
-          })
-        : null;
-      const count = indexCount
-        ? { n: await indexCount }
-        : !filter.fileType && !filter.search
-          ? await db
-              .selectFrom('users')
-              .select('upload_count as n')
-              .where('id', '=', filter.userId)
-              .executeTakeFirstOrThrow()
-          : await where(false)
-              .select((eb) => eb.fn.countAll<number>().as('n'))
-              .executeTakeFirstOrThrow();
-      const total = Number(count.n);
+          .$if(term !== null, (qb) => qb.where(search.where(term!, manyMatches)));
+
+      // The count comes first: it tells the search how to plan the page.
+      const indexCount = term ? search.count(db, term) : null;
+      const total = indexCount
+        ? await indexCount
+        : !filter.fileType && !term
+          ? Number(
+              (
+                await db
+                  .selectFrom('users')
+                  .select('upload_count')
+                  .where('id', '=', filter.userId)
+                  .executeTakeFirstOrThrow()
+              ).upload_count,
+            )
+          : Number(
+              (
+                await where(false)
+                  .select((eb) => eb.fn.countAll<number>().as('n'))
+                  .executeTakeFirstOrThrow()
+              ).n,
+            );
       if (total === 0 || filter.offset >= total) return { rows: [], total };
+
       const [column, direction] = SORT_ORDER[filter.sort];
       const rows = await where(total > MANY_MATCHES)
         .selectAll()

@@ -56,6 +56,8 @@ export function uploadsRoutes(
       mimeType: part.mimetype,
       body: part.file,
       isPublic: fields.isPublic ?? true,
+      // The whole request's length bounds the file's: enough to know a file will be large.
+      requestBytes: Number(request.headers['content-length']) || undefined,
     });
     const upload = present(row);
     const body: UploadResponse = { url: upload.url, message: 'File uploaded successfully', upload };

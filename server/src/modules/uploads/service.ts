@@ -23,7 +23,7 @@ import {
 } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FileHasher } from '../../lib/file-hasher.ts';
-import { hashStream, inlineHasher } from '../../lib/hashing.ts';
+import { hashStream, INLINE_HASH_LIMIT, inlineHasher } from '../../lib/hashing.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
 import { canManageUpload } from './policy.ts';
@@ -144,16 +144,26 @@ export function createUploadsService(deps: {
       mimeType: string | undefined;
       body: Readable;
       isPublic: boolean;
+      /** The request's Content-Length, when known: past the inline limit, hash later only. */
+      requestBytes?: number;
     }): Promise<UploadRow> {
       const remaining = await uploads.remainingQuota(input.owner.id);
       const ceiling = Math.min(MAX_SIMPLE_UPLOAD_BYTES, remaining);
-      const hashing = inlineHasher();
-      input.body.on('error', (err) => hashing.stream.destroy(err));
-      input.body.pipe(hashing.stream);
+      // A file that will be hashed after the response anyway skips the inline hasher.
+      const hashing =
+        input.requestBytes !== undefined && input.requestBytes > INLINE_HASH_LIMIT + 64 * 1024
+          ? null
+          : inlineHasher();
+      if (hashing) {
+        input.body.on('error', (err) => hashing.stream.destroy(err));
+        input.body.pipe(hashing.stream);
+      }
       const storageKey = objectKey('u', newStorageId());
       let size: number;
       try {
-        ({ size } = await storage.put(storageKey, hashing.stream, { maxBytes: ceiling }));
+        ({ size } = await storage.put(storageKey, hashing?.stream ?? input.body, {
+          maxBytes: ceiling,
+        }));
       } catch (err) {
         input.body.resume(); // drain what is left of the request
         if (err instanceof StorageSizeError) {
@@ -164,7 +174,7 @@ export function createUploadsService(deps: {
         throw err;
       }
       const filename = cleanFilename(input.filename);
-      const sha256 = hashing.digest();
+      const sha256 = hashing?.digest() ?? null;
       const row = await record({
         owner: input.owner,
         filename,

@@ -5,9 +5,12 @@ import { MAX_SIMPLE_UPLOAD_BYTES } from '@upshot/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createTestContext,
+  diskUsedOf,
   filesUnder,
   signIn,
   uploadFile,
+  uploadIdsOf,
+  uploadRow,
   type TestContext,
 } from '../../../test/harness.ts';
 
@@ -20,16 +23,7 @@ afterAll(() => ctx.close());
 const filesDir = () => path.join(ctx.dataDir, 'files');
 const setQuota = (userId: string, bytes: number) =>
   ctx.handle.db.updateTable('users').set({ disk_quota: bytes }).where('id', '=', userId).execute();
-const diskUsed = async (userId: string) =>
-  Number(
-    (
-      await ctx.handle.db
-        .selectFrom('users')
-        .select('disk_used')
-        .where('id', '=', userId)
-        .executeTakeFirstOrThrow()
-    ).disk_used,
-  );
+const diskUsed = (userId: string) => diskUsedOf(ctx, userId);
 
 describe('POST /api/upload', () => {
   it('stores the file, answers 201 with its link and charges the quota', async () => {
@@ -66,6 +60,25 @@ describe('POST /api/upload', () => {
     expect(row.sha256).toBe(crypto.createHash('sha256').update(data).digest('hex'));
     // The key is the server's own, never the filename.
     expect(row.storage_key).toMatch(/^u\/[a-f0-9]{2}\/[a-f0-9]{2}\/[a-f0-9]{32}$/);
+  });
+
+  it('hashes a file past the inline limit after answering', async () => {
+    const { auth } = await signIn(ctx);
+    const data = crypto.randomBytes(20 * 1024 * 1024);
+    const res = await uploadFile(ctx, auth, { filename: 'big.bin', data });
+    expect(res.statusCode).toBe(201);
+    const sha256 = () =>
+      ctx.handle.db
+        .selectFrom('uploads')
+        .select('sha256')
+        .where('id', '=', res.json().upload.id)
+        .executeTakeFirstOrThrow()
+        .then((r) => r.sha256);
+    await vi.waitFor(
+      async () =>
+        expect(await sha256()).toBe(crypto.createHash('sha256').update(data).digest('hex')),
+      { timeout: 10_000 },
+    );
   });
 
   it('accepts the personal API token, as desktop clients send it', async () => {
@@ -256,6 +269,13 @@ describe('PATCH /api/uploads/:id (vanity URL)', () => {
   });
 });
 
+/** GET /api/uploads as the given user; expects 200 and answers the body. */
+async function listAs(auth: Record<string, string>, query: string) {
+  const res = await ctx.app.inject({ method: 'GET', url: `/api/uploads?${query}`, headers: auth });
+  expect(res.statusCode).toBe(200);
+  return res.json();
+}
+
 describe('GET /api/uploads', () => {
   let auth: Record<string, string>;
   beforeAll(async () => {
@@ -294,15 +314,7 @@ describe('GET /api/uploads', () => {
     }
   });
 
-  async function list(query: string) {
-    const res = await ctx.app.inject({
-      method: 'GET',
-      url: `/api/uploads?${query}`,
-      headers: auth,
-    });
-    expect(res.statusCode).toBe(200);
-    return res.json();
-  }
+  const list = (query: string) => listAs(auth, query);
   const names = (body: { uploads: { originalFilename: string }[] }) =>
     body.uploads.map((u) => u.originalFilename);
 
@@ -363,7 +375,14 @@ describe('GET /api/uploads', () => {
     expect(page1.uploads).toHaveLength(7);
     const page2 = await list('limit=10&page=2');
     expect(page2).toMatchObject({ uploads: [], total: 7, page: 2, limit: 10 });
-    for (const bad of ['limit=5', 'limit=101', 'page=0', 'sort=random', 'type=music']) {
+    for (const bad of [
+      'limit=5',
+      'limit=101',
+      'page=0',
+      'sort=random',
+      'type=music',
+      'search=a%00b',
+    ]) {
       const res = await ctx.app.inject({
         method: 'GET',
         url: `/api/uploads?${bad}`,
@@ -372,6 +391,76 @@ describe('GET /api/uploads', () => {
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toBe('validation_error');
     }
+  });
+});
+
+describe('searching many uploads', () => {
+  /** Rows written straight to the table: thousands of HTTP uploads would only slow the test. */
+  async function seed(userId: string, count: number, name: (i: number) => string) {
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    const rows = Array.from({ length: count }, (_, i) => {
+      const image = i % 2 === 0;
+      return uploadRow(userId, {
+        original_filename: `${name(i)}.${image ? 'png' : 'pdf'}`,
+        mime_type: image ? 'image/png' : 'application/pdf',
+        file_type: image ? 'images' : 'documents',
+        size: i,
+        views: count - i,
+        created_at: new Date(start + i * 1000).toISOString(),
+      });
+    });
+    for (let i = 0; i < rows.length; i += 200) {
+      await ctx.handle.db
+        .insertInto('uploads')
+        .values(rows.slice(i, i + 200))
+        .execute();
+    }
+  }
+
+  it("counts and pages a term with over a thousand matches, never another owner's", async () => {
+    const me = await signIn(ctx);
+    const neighbour = await signIn(ctx);
+    // 1,500 of mine: every third one has "Needle" in its name (500), half of those images.
+    await seed(me.user.id, 1500, (i) => (i % 3 === 0 ? `hay-Needle-${i}` : `hay-${i}`));
+    await seed(neighbour.user.id, 1200, (i) => `needle-${i}`);
+    const list = listAs;
+
+    const all = await list(me.auth, 'search=needle&limit=100');
+    expect(all.total).toBe(500);
+    expect(all.uploads).toHaveLength(100);
+    expect(all.uploads[0].originalFilename).toBe('hay-Needle-1497.pdf');
+    expect(
+      all.uploads.every((u: { originalFilename: string }) => u.originalFilename.includes('Needle')),
+    ).toBe(true);
+
+    const images = await list(me.auth, 'search=needle&type=images&sort=most-viewed');
+    expect(images.total).toBe(250);
+    expect(images.uploads[0].originalFilename).toBe('hay-Needle-0.png');
+
+    const theirs = await list(neighbour.auth, 'search=needle&sort=oldest&page=3&limit=100');
+    expect(theirs.total).toBe(1200);
+    expect(theirs.uploads[0].originalFilename).toBe('needle-200.png');
+    expect((await list(neighbour.auth, 'search=needle&type=documents')).total).toBe(600);
+
+    const nobody = await signIn(ctx);
+    expect(await list(nobody.auth, 'search=needle')).toMatchObject({ total: 0, uploads: [] });
+
+    // Deleted and renamed uploads leave the search index with their rows.
+    const gone = all.uploads.slice(0, 2).map((u: { id: string }) => u.id);
+    const deleted = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/uploads/batch/delete',
+      headers: me.auth,
+      payload: { uploadIds: gone },
+    });
+    expect(deleted.json()).toEqual({ deletedCount: 2 });
+    await ctx.handle.db
+      .updateTable('uploads')
+      .set({ original_filename: 'renamed.png' })
+      .where('id', '=', all.uploads[2].id)
+      .execute();
+    expect((await list(me.auth, 'search=needle')).total).toBe(497);
+    expect((await list(me.auth, 'search=renamed')).total).toBe(1);
   });
 });
 
@@ -517,12 +606,7 @@ describe('an upload cut off mid-stream', () => {
     });
 
     await vi.waitFor(() => expect(filesUnder(ctx.dataDir).length).toBe(before));
-    const rows = await ctx.handle.db
-      .selectFrom('uploads')
-      .select('id')
-      .where('user_id', '=', user.id)
-      .execute();
-    expect(rows).toEqual([]);
+    expect(await uploadIdsOf(ctx, user.id)).toEqual([]);
     expect(await diskUsed(user.id)).toBe(0);
   });
 });

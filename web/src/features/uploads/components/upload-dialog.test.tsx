@@ -78,7 +78,7 @@ describe('UploadDialog', () => {
     expect(within(row('notes.md')).queryByText('Chunked')).not.toBeInTheDocument();
     expect(within(row('movie.mkv')).getByText('150 MB')).toBeInTheDocument();
     expect(within(row('movie.mkv')).getByText('Chunked')).toBeInTheDocument();
-    expect(within(dialog).getByRole('button', { name: 'Upload 3 file(s)' })).toBeEnabled();
+    expect(await within(dialog).findByRole('button', { name: 'Upload 3 file(s)' })).toBeEnabled();
 
     await user.click(within(row('extra.txt')).getByRole('button', { name: 'Remove extra.txt' }));
     expect(screen.queryByRole('listitem', { name: 'extra.txt' })).not.toBeInTheDocument();
@@ -97,7 +97,7 @@ describe('UploadDialog', () => {
       new File(['first'], 'a.md'),
       new File(['second'], 'b.txt', { type: 'text/plain' }),
     ]);
-    await user.click(within(dialog).getByRole('button', { name: 'Upload 2 file(s)' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload 2 file(s)' }));
 
     await waitFor(() => expect(requests).toHaveLength(1));
     const first = requests[0]!;
@@ -150,7 +150,7 @@ describe('UploadDialog', () => {
       new File(['x'], 'ok.txt', { type: 'text/plain' }),
       new File(['x'], 'big.iso', { type: 'application/x-iso9660-image' }),
     ]);
-    await user.click(within(dialog).getByRole('button', { name: 'Upload 2 file(s)' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload 2 file(s)' }));
 
     expect(await screen.findByText('1 file(s) failed to upload')).toBeInTheDocument();
     expect(screen.getByText('1 file(s) uploaded successfully')).toBeInTheDocument();
@@ -164,7 +164,7 @@ describe('UploadDialog', () => {
     expect(screen.getByText('dialog open')).toBeInTheDocument();
 
     await user.click(within(row('big.iso')).getByRole('button', { name: 'Retry big.iso' }));
-    await user.click(within(dialog).getByRole('button', { name: 'Upload 1 file(s)' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload 1 file(s)' }));
     await waitFor(() =>
       expect(within(row('big.iso')).getByRole('img', { name: 'Uploaded' })).toBeInTheDocument(),
     );
@@ -193,7 +193,7 @@ describe('UploadDialog', () => {
     });
     const { user, dialog, input } = renderDialog({ sleep: async () => {} });
     await user.upload(input, [sizedFile('disk.img', size, 'application/octet-stream')]);
-    await user.click(within(dialog).getByRole('button', { name: 'Upload 1 file(s)' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload 1 file(s)' }));
 
     expect(await screen.findByText('1 file(s) failed to upload')).toBeInTheDocument();
     expect(within(row('disk.img')).getByRole('alert')).toHaveTextContent('Failed to upload chunk');
@@ -202,7 +202,7 @@ describe('UploadDialog', () => {
 
     failChunk1 = false;
     await user.click(within(row('disk.img')).getByRole('button', { name: 'Retry disk.img' }));
-    await user.click(within(dialog).getByRole('button', { name: 'Upload 1 file(s)' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload 1 file(s)' }));
 
     expect(await screen.findByText('1 file(s) uploaded successfully')).toBeInTheDocument();
     expect(requests.slice(5).map((r) => r.body.get('chunkIndex'))).toEqual(['1', '2']);
