@@ -89,6 +89,39 @@ describe('signing in and out', () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
   });
 
+  it('dismisses a toast swiped 20 px to the right, not one swiped 10 px', async () => {
+    // A fresh toast: a failed sign-in. Sonner pauses its timer while the pointer is on it.
+    await page.getByLabel('Email').fill('admin@example.com');
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const toast = page.locator('[data-sonner-toast]', { hasText: 'Invalid credentials' });
+    await toast.waitFor();
+    // Slow drags (about 0.05 px/ms), so sonner's velocity rule cannot dismiss them.
+    const drag = async (px: number) => {
+      // Hovering expands the stack and pauses the timers; measure once it has settled.
+      await toast.hover();
+      await page.waitForTimeout(500);
+      const box = (await toast.boundingBox())!;
+      // From the toast's padding: a drag that starts on its text selects the text, and sonner
+      // ignores a swipe while text is selected.
+      const [x, y] = [box.x + 6, box.y + box.height / 2];
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      for (let moved = 2; moved <= px; moved += 2) {
+        await page.mouse.move(x + moved, y);
+        await page.waitForTimeout(40);
+      }
+      await page.mouse.up();
+    };
+
+    await drag(10);
+    await page.waitForTimeout(500);
+    expect(await toast.isVisible()).toBe(true);
+
+    await drag(22);
+    await toast.waitFor({ state: 'detached', timeout: 1500 });
+  });
+
   it('shows a not-found page with a link home for an unknown path', async () => {
     await page.goto(`${server.url}/definitely/not/here`);
     await page.getByText('Page not found').waitFor();
