@@ -132,6 +132,18 @@ describe('GET /{code}', () => {
     expect(await views(fresh.id)).toBe(2);
   });
 
+  it('counts every one of many simultaneous views, across several files', async () => {
+    const a = await put('a.txt', 'text/plain', data);
+    const b = await put('b.txt', 'text/plain', data);
+    const gets = [
+      ...Array.from({ length: 25 }, () => get(`/${a.shortCode}`)),
+      ...Array.from({ length: 7 }, () => get(`/${b.shortCode}`)),
+    ];
+    const answers = await Promise.all(gets);
+    expect(answers.every((r) => r.statusCode === 200)).toBe(true);
+    expect([await views(a.id), await views(b.id)]).toEqual([25, 7]);
+  });
+
   it("finds links case-insensitively and answers unknown ones with the app's 404 page", async () => {
     expect((await get(`/${up.shortCode.toUpperCase()}`)).statusCode).toBe(200);
     const missing = await get('/zzzzzz');
