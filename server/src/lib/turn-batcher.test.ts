@@ -36,6 +36,35 @@ describe('turnBatcher', () => {
     expect(flushed).toEqual([1]);
   });
 
+  it('runs one flush at a time; items added meanwhile wait and go together', async () => {
+    const releases: (() => void)[] = [];
+    const batches: number[][] = [];
+    let running = 0;
+    let mostAtOnce = 0;
+    const add = turnBatcher<number>(async (items) => {
+      running++;
+      mostAtOnce = Math.max(mostAtOnce, running);
+      await new Promise<void>((resolve) => releases.push(resolve));
+      batches.push([...items]);
+      running--;
+    });
+    const first = add(1);
+    await nextTurn();
+    const later = [add(2)];
+    await nextTurn();
+    later.push(add(3));
+    await nextTurn();
+    expect(releases).toHaveLength(1); // the second batch waits for the first
+    releases[0]!();
+    await first;
+    await nextTurn();
+    expect(releases).toHaveLength(2);
+    releases[1]!();
+    await Promise.all(later);
+    expect(batches).toEqual([[1], [2, 3]]);
+    expect(mostAtOnce).toBe(1);
+  });
+
   it("rejects every add of a failed batch, and the next batch doesn't inherit the failure", async () => {
     let fail = true;
     const add = turnBatcher<string>(async () => {

@@ -35,8 +35,10 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
   const countView = turnBatcher<string>(async (ids) => {
     const counts = new Map<string, number>();
     for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+    // In id order, so that batches of several instances lock rows in the same order.
+    const ordered = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const addAll = async (trx: Db | Transaction<Database>) => {
-      for (const [id, n] of counts) await addViews(trx, id, n);
+      for (const [id, n] of ordered) await addViews(trx, id, n);
     };
     // One statement commits on its own; several share a transaction.
     await (counts.size === 1 ? addAll(db) : db.transaction().execute(addAll));

@@ -6,7 +6,8 @@ import { Toaster as Sonner, type ToasterProps } from 'sonner';
  * 356 px wide, dismissible by close button or swipe.
  * Sonner has no props for the swipe threshold or the removal delay: sonner 2 hard-codes the
  * 200 ms removal delay the brief asks for, and a plugin in vite.config.ts sets its 45 px swipe
- * threshold to the brief's 20 px.
+ * threshold to the brief's 20 px (unit tests load sonner untransformed; the browser tests
+ * check the 20 px).
  */
 export function Toaster(props: ToasterProps) {
   return (
