@@ -98,10 +98,15 @@ describe('signing in and out', () => {
     await toast.waitFor();
     // Slow drags (about 0.05 px/ms), so sonner's velocity rule cannot dismiss them.
     const drag = async (px: number) => {
-      // Hovering expands the stack and pauses the timers; measure once it has settled.
+      // Hovering expands the stack and pauses the timers; measure once the toast stops moving.
       await toast.hover();
-      await page.waitForTimeout(500);
-      const box = (await toast.boundingBox())!;
+      let box = (await toast.boundingBox())!;
+      for (let i = 0; i < 30; i++) {
+        await page.waitForTimeout(100);
+        const next = (await toast.boundingBox())!;
+        if (next.x === box.x && next.y === box.y) break;
+        box = next;
+      }
       // From the toast's padding: a drag that starts on its text selects the text, and sonner
       // ignores a swipe while text is selected.
       const [x, y] = [box.x + 6, box.y + box.height / 2];
