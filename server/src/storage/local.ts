@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertValidKey, StorageSizeError, type ByteRange, type Storage } from './storage.ts';
 
@@ -106,7 +106,6 @@ async function writeDurably(
 }
 
 /** Objects up to this size are read in one synchronous call (page-cache hot, microseconds). */
-const SMALL_READ_BYTES = 128 * 1024;
 const READ_CHUNK_BYTES = 256 * 1024;
 
 async function fsyncPath(p: string, flags: string): Promise<void> {
@@ -172,23 +171,27 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
       }
     },
 
-    async get(key, range?: ByteRange, sizeHint?: number) {
-      const p = filePath(key);
-      const length = range ? range.end - range.start + 1 : sizeHint;
-      if (length !== undefined && length <= SMALL_READ_BYTES) {
-        // A small file is one read: cheaper done at once than as three thread-pool round trips.
-        const fd = fs.openSync(p, 'r');
-        try {
-          const buf = Buffer.allocUnsafe(length);
-          const n = fs.readSync(fd, buf, 0, length, range?.start ?? 0);
-          return Readable.from([buf.subarray(0, n)]);
-        } finally {
-          fs.closeSync(fd);
-        }
-      }
+    async get(key, range?: ByteRange) {
       // Open first so a missing file fails here, not later inside the response stream.
-      const fh = await fsp.open(p, 'r');
+      const fh = await fsp.open(filePath(key), 'r');
       return fh.createReadStream({ ...(range ?? {}), highWaterMark: READ_CHUNK_BYTES });
+    },
+
+    async read(key, range) {
+      // Synchronous: for a small body, one read costs less than three thread-pool round trips.
+      const buf = Buffer.allocUnsafe(range.end - range.start + 1);
+      const fd = fs.openSync(filePath(key), 'r');
+      try {
+        let n = 0;
+        while (n < buf.length) {
+          const got = fs.readSync(fd, buf, n, buf.length - n, range.start + n);
+          if (got === 0) break; // the file ends early
+          n += got;
+        }
+        return buf.subarray(0, n);
+      } finally {
+        fs.closeSync(fd);
+      }
     },
 
     async size(key) {

@@ -11,8 +11,13 @@ export type ByteRange = { start: number; end: number };
 export interface Storage {
   /** Streams body into a new object, committed atomically: all the bytes or nothing. */
   put(key: string, body: Readable, options?: { maxBytes?: number }): Promise<{ size: number }>;
-  /** Reads an object or a byte range of it; sizeHint (the known size) lets a driver pick its way. */
-  get(key: string, range?: ByteRange, sizeHint?: number): Promise<Readable>;
+  /** Streams an object or a byte range of it. */
+  get(key: string, range?: ByteRange): Promise<Readable>;
+  /**
+   * Reads a byte range whole into memory, for small bodies only (the server reads files up to
+   * 128 KiB this way). The result is shorter than the range when the object is.
+   */
+  read(key: string, range: ByteRange): Promise<Buffer>;
   /** Size in bytes, or null when there is no such object. */
   size(key: string): Promise<number | null>;
   /** Removes an object; a missing object is not an error. */

@@ -18,8 +18,8 @@ import { parseRange } from './http-range.ts';
 import type { Thumbnailer } from './thumbnails.ts';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
-/** Bodies up to this size are one read (storage.get); larger local files use pumpFile. */
-const PUMP_MIN_BYTES = 128 * 1024;
+/** Bodies up to this size are read whole (storage.read); larger local files use pumpFile. */
+const SMALL_BODY_BYTES = 128 * 1024;
 
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -108,7 +108,7 @@ export function servingRoutes(
       if (isHead) {
         if ((await storage.size(row.storage_key)) === null) return bytesGone(reply);
       } else {
-        body = await openBody(row.storage_key, range === 'none' ? undefined : range, length);
+        body = await openBody(row.storage_key, range === 'none' ? undefined : range, start, length);
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return bytesGone(reply);
@@ -125,11 +125,12 @@ export function servingRoutes(
     reply.status(range === 'none' ? 200 : 206).header('content-length', String(length));
     if (range !== 'none') reply.header('content-range', `bytes ${start}-${range.end}/${size}`);
     if (!body) return reply.send();
+    if ('bytes' in body) return reply.send(body.bytes);
     if ('stream' in body) return reply.send(body.stream);
     return pump(reply, body.file, start, length);
   }
 
-  type Body = { file: FileHandle } | { stream: Readable };
+  type Body = { bytes: Buffer } | { file: FileHandle } | { stream: Readable };
 
   /** None of the file's headers belong on an error answer. */
   function clearHeaders(reply: FastifyReply) {
@@ -143,17 +144,26 @@ export function servingRoutes(
   }
 
   /**
-   * Large local files go out through recycled buffers (file-pump.ts) on the raw response, so
-   * they are opened as files; anything else is a stream from storage (one read when small).
+   * Small bodies are read whole and sent as one buffer. Large local files go out through
+   * recycled buffers (file-pump.ts) on the raw response, so they are opened as files; anything
+   * else is a stream from storage.
    */
   async function openBody(
     key: string,
     range: { start: number; end: number } | undefined,
+    start: number,
     length: number,
   ): Promise<Body> {
+    if (length <= SMALL_BODY_BYTES) {
+      const bytes = await storage.read(key, { start, end: start + length - 1 });
+      // Caught before any header is sent: a server error, not a short file.
+      if (bytes.length !== length)
+        throw new Error(`stored object ${key} is shorter than its record`);
+      return { bytes };
+    }
     const file = storage.localPath(key);
-    if (file && length > PUMP_MIN_BYTES) return { file: await fsp.open(file, 'r') };
-    return { stream: await storage.get(key, range, length) };
+    if (file) return { file: await fsp.open(file, 'r') };
+    return { stream: await storage.get(key, range) };
   }
 
   function pump(reply: FastifyReply, fh: FileHandle, start: number, length: number) {
@@ -185,7 +195,12 @@ export function servingRoutes(
     reply.header('etag', etag).header('content-type', 'image/webp');
     if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
     reply.header('content-length', String(size));
-    return request.method === 'HEAD' ? reply.send() : reply.send(await storage.get(key));
+    if (request.method === 'HEAD') return reply.send();
+    return reply.send(
+      size <= SMALL_BODY_BYTES
+        ? await storage.read(key, { start: 0, end: size - 1 })
+        : await storage.get(key),
+    );
   }
 
   app.route({ method: ['GET', 'HEAD'], url: '/thumb/:code', handler: serveThumbnail });

@@ -406,6 +406,24 @@ describe('a large file over a real connection', () => {
     expect(Buffer.from(await again.arrayBuffer()).equals(data)).toBe(true);
   });
 
+  it('serves an empty file as an empty body', async () => {
+    const empty = await put('empty.txt', 'text/plain', Buffer.alloc(0));
+    const res = await fetch(`${base}/${empty.shortCode}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-length')).toBe('0');
+    expect((await res.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it('answers a small file shorter than its record with a 500 and none of its headers', async () => {
+    const small = await put('small.txt', 'text/plain', data.subarray(0, 5000));
+    fs.truncateSync(await storedPath(small.id), 4000);
+    const res = await fetch(`${base}/${small.shortCode}`);
+    expect(res.status).toBe(500);
+    expect(res.headers.get('content-disposition')).toBeNull();
+    expect(((await res.json()) as { error: string }).error).toBe('internal_error');
+    expect(await views(small.id)).toBe(0);
+  });
+
   it('answers 404, without the file headers, when the stored bytes are gone', async () => {
     const gone = await put('gone.bin', 'application/octet-stream', data);
     const file = await storedPath(gone.id);
