@@ -105,7 +105,7 @@ async function writeDurably(
   }
 }
 
-/** Objects up to this size are read in one synchronous call (page-cache hot, microseconds). */
+/** The read stream's buffer size for get(). */
 const READ_CHUNK_BYTES = 256 * 1024;
 
 async function fsyncPath(p: string, flags: string): Promise<void> {

@@ -124,10 +124,7 @@ export function servingRoutes(
     }
     reply.status(range === 'none' ? 200 : 206).header('content-length', String(length));
     if (range !== 'none') reply.header('content-range', `bytes ${start}-${range.end}/${size}`);
-    if (!body) return reply.send();
-    if ('bytes' in body) return reply.send(body.bytes);
-    if ('stream' in body) return reply.send(body.stream);
-    return pump(reply, body.file, start, length);
+    return body ? sendBody(reply, body, start, length) : reply.send();
   }
 
   type Body = { bytes: Buffer } | { file: FileHandle } | { stream: Readable };
@@ -166,6 +163,12 @@ export function servingRoutes(
     return { stream: await storage.get(key, range) };
   }
 
+  function sendBody(reply: FastifyReply, body: Body, start: number, length: number) {
+    if ('bytes' in body) return reply.send(body.bytes);
+    if ('stream' in body) return reply.send(body.stream);
+    return pump(reply, body.file, start, length);
+  }
+
   function pump(reply: FastifyReply, fh: FileHandle, start: number, length: number) {
     reply.hijack();
     try {
@@ -196,11 +199,17 @@ export function servingRoutes(
     if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
     reply.header('content-length', String(size));
     if (request.method === 'HEAD') return reply.send();
-    return reply.send(
-      size <= SMALL_BODY_BYTES
-        ? await storage.read(key, { start: 0, end: size - 1 })
-        : await storage.get(key),
-    );
+    let body: Body;
+    try {
+      body = await openBody(key, undefined, 0, size);
+    } catch (err) {
+      clearHeaders(reply);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new NotFoundError('Thumbnail not found');
+      }
+      throw err;
+    }
+    return sendBody(reply, body, 0, size);
   }
 
   app.route({ method: ['GET', 'HEAD'], url: '/thumb/:code', handler: serveThumbnail });

@@ -91,6 +91,9 @@ describe('GET /{code}', () => {
     expect(suffix.rawPayload.equals(data.subarray(9990))).toBe(true);
     const open = await get(`/${up.shortCode}`, { range: 'bytes=9995-' });
     expect(open.headers['content-range']).toBe('bytes 9995-9999/10000');
+    expect(open.rawPayload.equals(data.subarray(9995))).toBe(true);
+    const one = await get(`/${up.shortCode}`, { range: 'bytes=0-0' });
+    expect(one.rawPayload.equals(data.subarray(0, 1))).toBe(true);
   });
 
   it('answers an unsatisfiable range with 416 and no body', async () => {
@@ -351,6 +354,24 @@ describe('a large file over a real connection', () => {
     expect(part.status).toBe(206);
     expect(part.headers.get('content-range')).toBe(`bytes ${start}-${end}/${data.length}`);
     expect(Buffer.from(await part.arrayBuffer()).equals(data.subarray(start, end + 1))).toBe(true);
+  });
+
+  it('answers small ranges of it, as a player seeking does, from a single read', async () => {
+    const cases: [string, number, number][] = [
+      ['bytes=2000000-2000099', 2_000_000, 2_000_099],
+      ['bytes=-10', data.length - 10, data.length - 1],
+      [`bytes=${data.length - 1}-`, data.length - 1, data.length - 1],
+      ['bytes=5-5', 5, 5],
+    ];
+    for (const [range, first, last] of cases) {
+      const res = await fetch(`${base}/${up.shortCode}`, { headers: { range } });
+      expect(res.status).toBe(206);
+      expect(res.headers.get('content-range')).toBe(`bytes ${first}-${last}/${data.length}`);
+      expect(res.headers.get('content-length')).toBe(String(last - first + 1));
+      expect(Buffer.from(await res.arrayBuffer()).equals(data.subarray(first, last + 1))).toBe(
+        true,
+      );
+    }
   });
 
   it('survives clients that hang up mid-download', async () => {
