@@ -13,6 +13,8 @@ import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import type { NewUploadRow } from '../src/db/schema.ts';
 import type { Clock } from '../src/lib/clock.ts';
+import { createLocalStorage } from '../src/storage/local.ts';
+import type { Storage } from '../src/storage/storage.ts';
 
 export const TEST_SECRET = 'test-secret-key-0123456789abcdefghijklmnopqrstuvwxyz';
 
@@ -62,7 +64,11 @@ export type TestContext = {
 export async function createTestContext(
   env: Record<string, string> = {},
   overrides: Partial<Config> = {},
-  appOptions: { chunkSize?: number } = {},
+  appOptions: {
+    chunkSize?: number;
+    /** Wraps the real local storage (to make it fail at a chosen moment). */
+    wrapStorage?: (storage: Storage) => Storage;
+  } = {},
 ): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-test-'));
   const database = await createTestDatabase();
@@ -84,6 +90,7 @@ export async function createTestContext(
     secretKey: TEST_SECRET,
     clock,
     chunkSize: appOptions.chunkSize,
+    storage: appOptions.wrapStorage?.(createLocalStorage(config.dataDir)),
   });
   await app.ready();
   return {

@@ -108,7 +108,7 @@ export function servingRoutes(
       if (isHead) {
         if ((await storage.size(row.storage_key)) === null) return bytesGone(reply);
       } else {
-        body = await openBody(row.storage_key, range === 'none' ? undefined : range, start, length);
+        body = await openBody(row.storage_key, start, length);
       }
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return bytesGone(reply);
@@ -145,14 +145,10 @@ export function servingRoutes(
    * recycled buffers (file-pump.ts) on the raw response, so they are opened as files; anything
    * else is a stream from storage.
    */
-  async function openBody(
-    key: string,
-    range: { start: number; end: number } | undefined,
-    start: number,
-    length: number,
-  ): Promise<Body> {
+  async function openBody(key: string, start: number, length: number): Promise<Body> {
+    const range = { start, end: start + length - 1 };
     if (length <= SMALL_BODY_BYTES) {
-      const bytes = await storage.read(key, { start, end: start + length - 1 });
+      const bytes = await storage.read(key, range);
       // Caught before any header is sent: a server error, not a short file.
       if (bytes.length !== length)
         throw new Error(`stored object ${key} is shorter than its record`);
@@ -201,7 +197,7 @@ export function servingRoutes(
     if (request.method === 'HEAD') return reply.send();
     let body: Body;
     try {
-      body = await openBody(key, undefined, 0, size);
+      body = await openBody(key, 0, size);
     } catch (err) {
       clearHeaders(reply);
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') {

@@ -459,3 +459,41 @@ describe('a large file over a real connection', () => {
     expect(await views(gone.id)).toBe(0);
   });
 });
+
+describe('a thumbnail removed between its size check and its read', () => {
+  let raced: TestContext;
+  beforeAll(async () => {
+    // The real storage, except that reading a thumbnail first removes it, as a concurrent
+    // delete would.
+    raced = await createTestContext(
+      {},
+      {},
+      {
+        wrapStorage: (storage) => ({
+          ...storage,
+          read: async (key, range) => {
+            if (key.startsWith('t/')) await storage.delete(key);
+            return storage.read(key, range);
+          },
+        }),
+      },
+    );
+  });
+  afterAll(() => raced.close());
+
+  it('answers 404 without the thumbnail headers', async () => {
+    const { auth } = await signIn(raced);
+    const image = await sharp({
+      create: { width: 40, height: 40, channels: 3, background: '#888' },
+    })
+      .png()
+      .toBuffer();
+    const res = await uploadFile(raced, auth, { filename: 'p.png', data: image });
+    const { shortCode } = (res.json() as { upload: UploadJson }).upload;
+    const thumb = await raced.app.inject({ method: 'GET', url: `/thumb/${shortCode}` });
+    expect(thumb.statusCode).toBe(404);
+    expect(thumb.headers.etag).toBeUndefined();
+    expect(thumb.headers['cache-control']).toBeUndefined();
+    expect(thumb.headers['content-type']).toMatch(/^application\/json/);
+  });
+});

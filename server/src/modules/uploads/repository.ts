@@ -149,34 +149,32 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
       const term = filter.search
         ? { userId: filter.userId, term: filter.search, fileType: filter.fileType }
         : null;
-      const where = (manyMatches: boolean) =>
-        db
-          .selectFrom('uploads')
-          .where('user_id', '=', filter.userId)
-          .$if(!!filter.fileType, (qb) => qb.where('file_type', '=', filter.fileType ?? ''))
-          .$if(term !== null, (qb) => qb.where(search.where(term!, manyMatches)));
+      const where = (manyMatches: boolean) => {
+        let q = db.selectFrom('uploads').where('user_id', '=', filter.userId);
+        if (filter.fileType) q = q.where('file_type', '=', filter.fileType);
+        if (term) q = q.where(search.where(term, manyMatches));
+        return q;
+      };
 
       // The count comes first: it tells the search how to plan the page.
       const indexCount = term ? search.count(db, term) : null;
-      const total = indexCount
-        ? await indexCount
-        : !filter.fileType && !term
-          ? Number(
-              (
-                await db
-                  .selectFrom('users')
-                  .select('upload_count')
-                  .where('id', '=', filter.userId)
-                  .executeTakeFirstOrThrow()
-              ).upload_count,
-            )
-          : Number(
-              (
-                await where(false)
-                  .select((eb) => eb.fn.countAll<number>().as('n'))
-                  .executeTakeFirstOrThrow()
-              ).n,
-            );
+      let total: number;
+      if (indexCount) {
+        total = await indexCount;
+      } else if (term || filter.fileType) {
+        const row = await where(false)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        total = Number(row.n);
+      } else {
+        // Every upload of the user: a counter kept on the user row.
+        const row = await db
+          .selectFrom('users')
+          .select('upload_count')
+          .where('id', '=', filter.userId)
+          .executeTakeFirstOrThrow();
+        total = Number(row.upload_count);
+      }
       if (total === 0 || filter.offset >= total) return { rows: [], total };
 
       const [column, direction] = SORT_ORDER[filter.sort];

@@ -149,11 +149,11 @@ export function createUploadsService(deps: {
     }): Promise<UploadRow> {
       const remaining = await uploads.remainingQuota(input.owner.id);
       const ceiling = Math.min(MAX_SIMPLE_UPLOAD_BYTES, remaining);
-      // A file that will be hashed after the response anyway skips the inline hasher.
-      const hashing =
-        input.requestBytes !== undefined && input.requestBytes > INLINE_HASH_LIMIT + 64 * 1024
-          ? null
-          : inlineHasher();
+      // A file that will be hashed after the response anyway skips the inline hasher. The
+      // request also carries the multipart envelope and fields, allowed for generously.
+      const surelyLarge =
+        input.requestBytes !== undefined && input.requestBytes > INLINE_HASH_LIMIT + 64 * 1024;
+      const hashing = surelyLarge ? null : inlineHasher();
       if (hashing) {
         input.body.on('error', (err) => hashing.stream.destroy(err));
         input.body.pipe(hashing.stream);
