@@ -65,19 +65,19 @@ async function runEngine(label: string, databaseUrl: string | undefined) {
   const handle = openDatabase(config);
   const { db } = handle;
   await migrateToLatest(handle);
-  const app = await buildApp({
+  const { app, modules } = await buildApp({
     config,
     db,
     secretKey: 'bench-secret-key-0123456789abcdefghijklmnop',
   });
   try {
-    const user = await app.services.users.create({
+    const user = await modules.users.service.create({
       email: 'me@example.com',
       username: 'me',
       role: 'user',
       password: 'bench-password-1',
     });
-    const neighbour = await app.services.users.create({
+    const neighbour = await modules.users.service.create({
       email: 'n@example.com',
       username: 'n',
       role: 'user',
@@ -107,6 +107,7 @@ async function runEngine(label: string, databaseUrl: string | undefined) {
             vanity_url: Math.random() < 0.02 ? `v-${id.slice(0, 8)}` : null,
             is_public: 1 as const,
             storage_key: `u/00/00/${id.replace(/-/g, '')}`,
+            thumbnail_status: 'none' as const,
             thumbnail_key: null,
             created_at: new Date(start + Math.random() * 365 * 24 * 3600 * 1000).toISOString(),
           };

@@ -1,11 +1,13 @@
-// Bundles the server (and the shared contract) into server/dist/main.js for plain `node`:
+// Bundles the server (and the shared contract) into server/dist/main.js (and the hash worker
+// beside it) for plain `node`:
 // no TypeScript loader at run time, which keeps the process smaller. npm packages stay external.
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { newestMtime, root } from './web-build.mjs';
 
-const out = path.join(root, 'server/dist/main.js');
+const outdir = path.join(root, 'server/dist');
+const out = path.join(outdir, 'main.js');
 const sources = ['server/src', 'server/package.json', 'contract/src'];
 
 export function serverBuildIsStale() {
@@ -19,8 +21,12 @@ export async function ensureServerBuilt() {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'server/package.json'), 'utf8'));
   const external = Object.keys(pkg.dependencies).filter((name) => name !== '@upshot/contract');
   await build({
-    entryPoints: [path.join(root, 'server/src/main.ts')],
-    outfile: out,
+    // The hash worker is a thread of its own, loaded from beside main.js.
+    entryPoints: {
+      main: path.join(root, 'server/src/main.ts'),
+      'hash-worker': path.join(root, 'server/src/lib/hash-worker.ts'),
+    },
+    outdir,
     bundle: true,
     platform: 'node',
     target: 'node20',

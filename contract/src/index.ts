@@ -1,5 +1,10 @@
+// The whole contract, schemas included (the server; the web imports types only from here and
+// values from '@upshot/contract/constants').
+export * from './api.ts';
 export * from './auth.ts';
+export * from './constants.ts';
 export * from './errors.ts';
-export * from './routes.ts';
+export * from './system.ts';
+export * from './text.ts';
 export * from './uploads.ts';
 export * from './users.ts';

@@ -1,14 +1,58 @@
-/** Client-side routes of the web app; the server answers them with index.html. */
-export const SPA_ROUTES = [
-  '/',
-  '/login',
-  '/request-access',
-  '/register',
-  '/dashboard',
-  '/uploads',
-  '/settings',
-  '/admin',
-  '/profile',
-] as const;
+/**
+ * Every endpoint's method, path and who may call it: the zod-free half of the route table
+ * (`api.ts` adds the schemas). The server registers its routes from it, the web client calls
+ * endpoints by name through it, and the OpenAPI reference is generated from it, so no API path
+ * is written anywhere else.
+ */
 
-export const API_BASE = '/api';
+/** public: anyone; user: any signed-in user; admin: administrators only. */
+export type Access = 'public' | 'user' | 'admin';
+
+export type RouteSpec = {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** Fastify syntax: `:name` marks a path parameter. */
+  path: string;
+  access: Access;
+};
+
+export const ROUTES = {
+  // system
+  config: { method: 'GET', path: '/api/config', access: 'public' },
+  openapi: { method: 'GET', path: '/api/openapi.json', access: 'public' },
+
+  // auth
+  login: { method: 'POST', path: '/api/auth/login', access: 'public' },
+  logout: { method: 'POST', path: '/api/auth/logout', access: 'user' },
+  me: { method: 'GET', path: '/api/auth/me', access: 'user' },
+
+  // uploads
+  uploadFile: { method: 'POST', path: '/api/upload', access: 'user' },
+  listUploads: { method: 'GET', path: '/api/uploads', access: 'user' },
+  getUpload: { method: 'GET', path: '/api/uploads/:id', access: 'user' },
+  uploadAccessUrl: { method: 'GET', path: '/api/uploads/:id/access-url', access: 'user' },
+  updateUpload: { method: 'PATCH', path: '/api/uploads/:id', access: 'user' },
+  deleteUpload: { method: 'DELETE', path: '/api/uploads/:id', access: 'user' },
+  batchDeleteUploads: { method: 'POST', path: '/api/uploads/batch/delete', access: 'user' },
+
+  // chunked uploads
+  chunkedInit: { method: 'POST', path: '/api/chunked-upload/init', access: 'user' },
+  chunkedChunk: { method: 'POST', path: '/api/chunked-upload/chunk', access: 'user' },
+  chunkedComplete: { method: 'POST', path: '/api/chunked-upload/complete', access: 'user' },
+  chunkedStatus: { method: 'GET', path: '/api/chunked-upload/:uploadId', access: 'user' },
+  chunkedAbort: { method: 'DELETE', path: '/api/chunked-upload/:uploadId', access: 'user' },
+
+  // the links (GET answers HEAD too)
+  thumbnail: { method: 'GET', path: '/thumb/:code', access: 'public' },
+  file: { method: 'GET', path: '/:slug', access: 'public' },
+} as const satisfies Record<string, RouteSpec>;
+
+export type RouteName = keyof typeof ROUTES;
+
+/** The path with its parameters filled in (each encoded as one path segment). */
+export function routePath(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/:([A-Za-z]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name} for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}

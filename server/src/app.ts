@@ -1,33 +1,31 @@
-/** Builds the Fastify app from its dependencies: every plugin and module, in one list. */
-import fastifyMultipart from '@fastify/multipart';
-import { CHUNK_SIZE } from '@upshot/contract';
+/** Builds the app from its dependencies: the plugins, then every module, in one list. */
+import { CHUNK_SIZE, MAX_SIMPLE_UPLOAD_BYTES } from '@upshot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import { dialectOf, type Db } from './db/database.ts';
 import { uploadSearch } from './db/search.ts';
+import type { Job } from './jobs/scheduler.ts';
+import { createTasksRepository } from './jobs/tasks-repository.ts';
+import { createBackground, type Background } from './jobs/tasks.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { deriveKeys } from './lib/crypto.ts';
 import { createFileHasher } from './lib/file-hasher.ts';
-import { createAuthRepository } from './modules/auth/repository.ts';
-import { authRoutes } from './modules/auth/routes.ts';
-import { createAuthService } from './modules/auth/service.ts';
-import { createChunkedUploadsRepository } from './modules/chunked-uploads/repository.ts';
-import { chunkedUploadsRoutes } from './modules/chunked-uploads/routes.ts';
-import { createChunkedUploadsService } from './modules/chunked-uploads/service.ts';
-import { servingRoutes } from './modules/serving/routes.ts';
-import { createThumbnailer, ffmpegAvailable } from './modules/serving/thumbnails.ts';
-import { createLinks } from './modules/uploads/links.ts';
-import { createUploadsRepository } from './modules/uploads/repository.ts';
-import { uploadsRoutes } from './modules/uploads/routes.ts';
-import { createUploadsService } from './modules/uploads/service.ts';
-import { createStorageSweeper } from './modules/uploads/sweep.ts';
-import { createUsersRepository } from './modules/users/repository.ts';
-import { createUsersService } from './modules/users/service.ts';
+import { createAuthModule } from './modules/auth/index.ts';
+import { createChunkedUploadsModule } from './modules/chunked-uploads/index.ts';
+import { createServingModule } from './modules/serving/index.ts';
+import { createSystemModule } from './modules/system/index.ts';
+import { createLinks, createUploadsModule, ffmpegAvailable } from './modules/uploads/index.ts';
+import { createUsersModule } from './modules/users/index.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler } from './plugins/errors.ts';
+import { registerMultipart } from './plugins/multipart.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerRequestContext } from './plugins/request-context.ts';
+import { registerRouteTable } from './plugins/route-table.ts';
+import { registerSecurityHeaders } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web-app.ts';
-import type { Storage } from './storage/storage.ts';
 import { createLocalStorage } from './storage/local.ts';
+import type { Storage } from './storage/storage.ts';
 
 export type AppDeps = {
   config: Config;
@@ -37,100 +35,99 @@ export type AppDeps = {
   storage?: Storage;
   /** Chunk size of the chunked protocol; only tests make it smaller than CHUNK_SIZE. */
   chunkSize?: number;
+  /** How sign-in pauses for a limited account (tests pass one that does not wait). */
+  sleep?: (ms: number) => Promise<void>;
 };
-
-export type Services = {
-  auth: ReturnType<typeof createAuthService>;
-  users: ReturnType<typeof createUsersService>;
-  uploads: ReturnType<typeof createUploadsService>;
-  chunkedUploads: ReturnType<typeof createChunkedUploadsService>;
-  storageSweeper: ReturnType<typeof createStorageSweeper>;
-};
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The domain services, for boot-time work (first admin, jobs) and tests. */
-    services: Services;
-  }
-}
 
 export type App = FastifyInstance;
+export type Built = Awaited<ReturnType<typeof buildApp>>;
 
-export async function buildApp(deps: AppDeps): Promise<App> {
+export async function buildApp(deps: AppDeps) {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
   const keys = deriveKeys(deps.secretKey);
   const storage = deps.storage ?? createLocalStorage(config.dataDir);
+  const chunkSize = deps.chunkSize ?? CHUNK_SIZE;
 
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
   });
-
-  const usersRepo = createUsersRepository(db);
-  const uploadsRepo = createUploadsRepository(db, uploadSearch(dialectOf(db)));
-  const sessionsRepo = createChunkedUploadsRepository(db);
+  const log = app.log;
+  const fileHasher = createFileHasher();
+  const background: Background = createBackground({
+    tasks: createTasksRepository(db),
+    clock,
+    log,
+  });
   const links = createLinks({ publicUrl: config.publicUrl, signingKey: keys.signing });
 
-  const authService = createAuthService({
-    auth: createAuthRepository(db),
-    users: usersRepo,
-    keys,
-    clock,
-  });
-  const usersService = createUsersService({
-    users: usersRepo,
+  // The modules, each built from what it uses; later ones use earlier ones' services.
+  const users = createUsersModule({
+    db,
     keys,
     clock,
     defaultQuotaBytes: config.defaultQuotaBytes,
   });
-  const fileHasher = createFileHasher();
-  const uploadsService = createUploadsService({
-    uploads: uploadsRepo,
+  const auth = createAuthModule({ db, users: users.service, clock, sleep: deps.sleep });
+  const uploads = createUploadsModule({
+    db,
+    search: uploadSearch(dialectOf(db)),
     storage,
     clock,
+    links,
     fileHasher,
-  });
-  const chunkedService = createChunkedUploadsService({
-    sessions: sessionsRepo,
-    uploads: uploadsRepo,
-    uploadsService,
-    storage,
-    clock,
-    maxUploadBytes: config.maxUploadBytes,
-    chunkSize: deps.chunkSize ?? CHUNK_SIZE,
-  });
-  const thumbnails = createThumbnailer({
-    storage,
-    uploads: uploadsRepo,
     ffmpeg: config.ffmpegPath && ffmpegAvailable(config.ffmpegPath) ? config.ffmpegPath : null,
-    log: app.log,
+    kickTasks: background.kick,
+    log,
   });
-  const storageSweeper = createStorageSweeper({
-    uploads: uploadsRepo,
-    sessions: sessionsRepo,
+  const chunkedUploads = createChunkedUploadsModule({
+    db,
+    uploads: uploads.service,
     storage,
     clock,
+    links,
+    maxUploadBytes: config.maxUploadBytes,
+    chunkSize,
+    log,
   });
+  const serving = createServingModule({ uploads: uploads.service, storage, log });
+  const system = createSystemModule({
+    config: {
+      publicUrl: config.publicUrl,
+      chunkSize,
+      maxSimpleUploadBytes: MAX_SIMPLE_UPLOAD_BYTES,
+      maxUploadBytes: config.maxUploadBytes,
+      version: config.version,
+    },
+    openapi: () => app.swagger() as unknown as Record<string, unknown>,
+  });
+  const modules = { system, auth, users, uploads, chunkedUploads, serving };
+  const all = Object.values(modules);
 
-  app.addHook('onClose', () => fileHasher.close());
+  registerRequestContext(app);
   registerErrorHandler(app);
-  registerAuth(app, authService);
-  await app.register(fastifyMultipart, { limits: { files: 1, fields: 10, fieldSize: 1024 } });
-
-  authRoutes(app, { authService });
-  uploadsRoutes(app, { uploadsService, links, clock });
-  chunkedUploadsRoutes(app, { chunked: chunkedService, links, clock });
-
+  await registerSecurityHeaders(app, { publicUrl: config.publicUrl });
+  registerAuth(app, auth.service);
+  registerMultipart(app);
+  await registerOpenApi(app, { publicUrl: config.publicUrl, version: config.version });
+  registerRouteTable(
+    app,
+    all.flatMap((m) => m.routes),
+  );
   await registerWebApp(app, config.webDistDir);
-  servingRoutes(app, { uploads: uploadsRepo, storage, links, thumbnails, clock });
 
-  app.decorate('services', {
-    auth: authService,
-    users: usersService,
-    uploads: uploadsService,
-    chunkedUploads: chunkedService,
-    storageSweeper,
+  for (const m of all) {
+    for (const [kind, handler] of Object.entries(m.tasks)) background.register(kind, handler);
+  }
+  const jobs: Job[] = [
+    ...all.flatMap((m) => m.jobs),
+    { name: 'background-tasks', intervalMs: 60 * 1000, run: () => background.drain() },
+  ];
+
+  app.addHook('onClose', async () => {
+    await background.close();
+    await fileHasher.close();
   });
-  return app;
+  return { app, modules, jobs, background };
 }

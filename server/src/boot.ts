@@ -1,13 +1,12 @@
 /** Everything between reading the environment and listening: shared by main.ts and tests. */
-import { buildApp, type App } from './app.ts';
+import { buildApp, type Built } from './app.ts';
 import { loadConfig, type Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
-import { resolveSecretKey } from './lib/secret-key.ts';
 import type { UserRow } from './db/schema.ts';
+import { resolveSecretKey } from './lib/secret-key.ts';
 
-export type Booted = {
-  app: App;
+export type Booted = Built & {
   config: Config;
   handle: DatabaseHandle;
   firstAdmin: { user: UserRow; generatedPassword?: string } | null;
@@ -18,8 +17,8 @@ export async function boot(env?: Record<string, string | undefined>): Promise<Bo
   const handle = openDatabase(config);
   const applied = await migrateToLatest(handle);
   const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
-  const app = await buildApp({ config, db: handle.db, secretKey });
-  app.log.info({ dialect: handle.dialect, applied }, 'database ready');
-  const firstAdmin = await app.services.users.ensureFirstAdmin(config.admin);
-  return { app, config, handle, firstAdmin };
+  const built = await buildApp({ config, db: handle.db, secretKey });
+  built.app.log.info({ dialect: handle.dialect, applied }, 'database ready');
+  const firstAdmin = await built.modules.users.service.ensureFirstAdmin(config.admin);
+  return { ...built, config, handle, firstAdmin };
 }

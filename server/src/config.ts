@@ -1,4 +1,5 @@
 /** Reads the environment once. The only module allowed to touch process.env. */
+import fs from 'node:fs';
 import { z } from 'zod';
 import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_QUOTA_BYTES, Email } from '@upshot/contract';
 
@@ -47,9 +48,17 @@ export type Config = {
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   trustProxy: boolean;
   webDistDir: string;
+  /** Upshot's version (the root package.json). */
+  version: string;
 };
 
 export class ConfigError extends Error {}
+
+const APP_VERSION = (
+  JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version?: string;
+  }
+).version ?? '0.0.0';
 
 /** Parses an environment (process.env by default); the message names every wrong variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -72,6 +81,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ffmpegPath: e.FFMPEG_PATH,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    // Two levels up from server/src (source) and server/dist (bundle) alike.
     webDistDir: new URL('../../web/dist', import.meta.url).pathname,
+    version: APP_VERSION,
   };
 }

@@ -2,9 +2,11 @@
 import { boot } from './boot.ts';
 import { ConfigError } from './config.ts';
 import { startJobs } from './jobs/scheduler.ts';
+import { installProcessGuard } from './plugins/process-guard.ts';
 
 async function main(): Promise<void> {
-  const { app, config, handle, firstAdmin } = await boot();
+  const { app, config, handle, firstAdmin, jobs } = await boot();
+  installProcessGuard(app.log);
   if (firstAdmin) {
     const lines = [
       '',
@@ -19,27 +21,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
 
-  const stopJobs = startJobs(
-    [
-      { name: 'auth-sweep', intervalMs: 60 * 60 * 1000, run: () => app.services.auth.sweep() },
-      {
-        name: 'chunked-upload-expiry',
-        intervalMs: 10 * 60 * 1000,
-        run: () => app.services.chunkedUploads.sweepExpired(),
-      },
-      {
-        name: 'missing-digests',
-        intervalMs: 10 * 60 * 1000,
-        run: () => app.services.uploads.hashMissing(),
-      },
-      {
-        name: 'orphaned-bytes',
-        intervalMs: 6 * 60 * 60 * 1000,
-        run: () => app.services.storageSweeper.sweep(),
-      },
-    ],
-    app.log,
-  );
+  const stopJobs = startJobs(jobs, app.log);
 
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');

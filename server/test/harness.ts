@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { buildApp, type App } from '../src/app.ts';
+import { buildApp, type App, type Built } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -53,9 +53,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 
 export type TestContext = {
   app: App;
+  modules: Built['modules'];
+  background: Built['background'];
   config: Config;
   handle: DatabaseHandle;
   clock: TestClock;
+  /** The pauses sign-in asked for (tests do not wait them out). */
+  sleeps: number[];
   dataDir: string;
   database: TestDatabase;
   close: () => Promise<void>;
@@ -84,20 +88,27 @@ export async function createTestContext(
   const handle = openDatabase(config);
   await migrateToLatest(handle);
   const clock = new TestClock();
-  const app = await buildApp({
+  const sleeps: number[] = [];
+  const { app, modules, background } = await buildApp({
     config,
     db: handle.db,
     secretKey: TEST_SECRET,
     clock,
     chunkSize: appOptions.chunkSize,
     storage: appOptions.wrapStorage?.(createLocalStorage(config.dataDir)),
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
   });
   await app.ready();
   return {
     app,
+    modules,
+    background,
     config,
     handle,
     clock,
+    sleeps,
     dataDir,
     database,
     close: async () => {
@@ -121,7 +132,7 @@ export async function createUser(
 ) {
   counter += 1;
   const password = overrides.password ?? 'correct horse battery';
-  const row = await ctx.app.services.users.create({
+  const row = await ctx.modules.users.service.create({
     email: overrides.email ?? `user${counter}-${crypto.randomBytes(3).toString('hex')}@example.com`,
     username: overrides.username ?? `user${counter}_${crypto.randomBytes(3).toString('hex')}`,
     role: overrides.role ?? 'user',
@@ -231,6 +242,7 @@ export function uploadRow(userId: string, fields: Partial<NewUploadRow> = {}): N
     vanity_url: null,
     is_public: 1,
     storage_key: `u/00/00/${id.replace(/-/g, '')}`,
+    thumbnail_status: 'none',
     thumbnail_key: null,
     created_at: new Date().toISOString(),
     ...fields,

@@ -2,12 +2,22 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteAdapter, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDialect,
+  type DialectAdapter,
+  type SelectQueryBuilder,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
+/** The database or a transaction on it: what a repository runs its statements on. */
+export type Executor = Kysely<Database> | Transaction<Database>;
 
 export type DatabaseHandle = {
   db: Db;
@@ -42,7 +52,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   sqlite.pragma('synchronous = NORMAL');
   cacheStatements(sqlite);
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    db: new Kysely<Database>({ dialect: new TransactionalSqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
     withMigrationLock: async (fn) => {
       // An exclusive transaction on a side file: the OS drops the lock if the process dies.
@@ -62,19 +72,48 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   };
 }
 
-export function dialectOf(db: Db): Dialect {
+/**
+ * SQLite runs DDL inside transactions, but Kysely's adapter says it does not, so its migrator
+ * would run each migration statement by statement: a crash midway left half a schema. With
+ * this adapter every pending migration runs in one transaction, as on PostgreSQL.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+class TransactionalSqliteDialect extends SqliteDialect {
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+
+export function dialectOf(db: Executor): Dialect {
   return db.getExecutor().adapter instanceof SqliteAdapter ? 'sqlite' : 'postgres';
 }
 
-/** Unique-constraint violation on either engine. */
-export function isUniqueViolation(err: unknown): boolean {
-  if (!err || typeof err !== 'object') return false;
-  const e = err as { code?: unknown };
-  return (
-    e.code === '23505' ||
-    e.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
-  );
+/**
+ * Adds `for update` where the engine locks rows (PostgreSQL; a SQLite writer holds the whole
+ * database). Callers order the rows by id: every statement that locks rows of a table locks
+ * them in id order, so two transactions cannot wait on each other in a cycle.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function forUpdate<Q extends SelectQueryBuilder<any, any, any>>(db: Executor, query: Q): Q {
+  return dialectOf(db) === 'postgres' ? (query.forUpdate() as Q) : query;
+}
+
+/**
+ * The constraint a unique violation broke (PostgreSQL names it; SQLite names the columns), or
+ * null when err is not a unique violation. Repositories turn it into a domain result.
+ */
+export function uniqueViolation(err: unknown): string | null {
+  if (!err || typeof err !== 'object') return null;
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (e.code === '23505') return String(e.constraint ?? '');
+  if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' || e.code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+    return String(e.message ?? '');
+  }
+  return null;
 }
 
 /**

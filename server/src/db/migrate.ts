@@ -1,23 +1,33 @@
-/** Runs the numbered, forward-only migrations. New ones are appended to the list by hand. */
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+/**
+ * Runs the numbered, forward-only migrations, all pending ones in one transaction on both
+ * engines (see TransactionalSqliteDialect), one process at a time. New ones are appended to
+ * the list by hand.
+ */
+import { Migrator, type Migration } from 'kysely';
 import type { DatabaseHandle } from './database.ts';
 import { m0001Init } from './migrations/0001-init.ts';
 import { m0002Uploads } from './migrations/0002-uploads.ts';
 import { m0003SearchOwner } from './migrations/0003-search-owner.ts';
+import { m0004Hardening } from './migrations/0004-hardening.ts';
 
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
   '0002-uploads': m0002Uploads,
   '0003-search-owner': m0003SearchOwner,
+  '0004-hardening': m0004Hardening,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {
+  return new Migrator({ db: handle.db, provider: { getMigrations: async () => migrations } });
+}
 
-/** Applies what is pending, one process at a time; returns the names applied now. */
-export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]> {
-  const migrator = new Migrator({ db: handle.db, provider });
+/** Applies what is pending; returns the names applied now. */
+export async function migrateToLatest(
+  handle: DatabaseHandle,
+  migrations: Record<string, Migration> = MIGRATIONS,
+): Promise<string[]> {
   return handle.withMigrationLock(async () => {
-    const { error, results } = await migrator.migrateToLatest();
+    const { error, results } = await migrator(handle, migrations).migrateToLatest();
     if (error) throw error;
     return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   });
@@ -25,9 +35,8 @@ export async function migrateToLatest(handle: DatabaseHandle): Promise<string[]>
 
 /** Brings the schema up to the named migration (tests of a later migration's data step). */
 export async function migrateTo(handle: DatabaseHandle, name: string): Promise<void> {
-  const migrator = new Migrator({ db: handle.db, provider });
   await handle.withMigrationLock(async () => {
-    const { error } = await migrator.migrateTo(name);
+    const { error } = await migrator(handle, MIGRATIONS).migrateTo(name);
     if (error) throw error;
   });
 }

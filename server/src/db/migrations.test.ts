@@ -2,48 +2,104 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, uploadRow, type TestDatabase } from '../../test/harness.ts';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/harness.ts';
 import { createUploadsRepository } from '../modules/uploads/repository.ts';
 import { openDatabase, type DatabaseHandle } from './database.ts';
-import { migrateTo, migrateToLatest } from './migrate.ts';
+import { MIGRATIONS, migrateTo, migrateToLatest } from './migrate.ts';
 import { uploadSearch } from './search.ts';
 
 let dataDir: string;
 let database: TestDatabase;
 let handle: DatabaseHandle;
-beforeAll(async () => {
+beforeEach(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-migrate-'));
   database = await createTestDatabase();
   handle = openDatabase({ dataDir, databaseUrl: database.url });
 });
-afterAll(async () => {
+afterEach(async () => {
   await handle.db.destroy();
   await database.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
+/** The schema as it was at an earlier migration: rows are written as plain objects. */
+const legacy = () => handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+
+function legacyUser(name: string, email = `${name}@example.com`) {
+  return {
+    id: crypto.randomUUID(),
+    email,
+    username: name,
+    role: 'user',
+    is_active: 1,
+    disk_quota: 1024,
+    password_hash: 'x',
+    api_token_encrypted: `enc-${name}`,
+    api_token_digest: `digest-${name}`,
+    created_at: new Date().toISOString(),
+  };
+}
+
+function legacyUpload(userId: string, fields: Record<string, unknown> = {}) {
+  const id = crypto.randomUUID();
+  return {
+    id,
+    user_id: userId,
+    original_filename: 'file.png',
+    mime_type: 'image/png',
+    file_type: 'images',
+    size: 1,
+    sha256: null,
+    views: 0,
+    short_code: id.replace(/-/g, '').slice(0, 6),
+    vanity_url: null,
+    is_public: 1,
+    storage_key: `u/00/00/${id.replace(/-/g, '')}`,
+    thumbnail_key: null,
+    created_at: new Date().toISOString(),
+    ...fields,
+  };
+}
+
+async function tableExists(name: string): Promise<boolean> {
+  const tables = await handle.db.introspection.getTables();
+  return tables.some((t) => t.name === name);
+}
+
+describe('the migration runner', () => {
+  it('applies a failing migration not at all, on either engine', async () => {
+    await migrateToLatest(handle);
+    const broken: Migration = {
+      async up(db) {
+        await db.schema.createTable('half_done').addColumn('id', 'text').execute();
+        await sql`insert into half_done (id) values ('x')`.execute(db);
+        await sql`update users set username = 'renamed'`.execute(db);
+        throw new Error('crash in the middle');
+      },
+    };
+    await legacy().insertInto('users').values(legacyUser('kept')).execute();
+    await expect(
+      migrateToLatest(handle, { ...MIGRATIONS, '9999-broken': broken }),
+    ).rejects.toThrow('crash in the middle');
+    expect(await tableExists('half_done')).toBe(false);
+    const users = await handle.db.selectFrom('users').select('username').execute();
+    expect(users.map((u) => u.username)).toEqual(['kept']);
+    // It was not recorded as applied: fixed, it runs.
+    const applied = await handle.db.selectFrom('kysely_migration' as never).selectAll().execute();
+    expect(JSON.stringify(applied)).not.toContain('9999');
+  });
+});
+
 describe('0003-search-owner', () => {
   it('indexes uploads made before it, and keeps indexing after', async () => {
     await migrateTo(handle, '0002-uploads');
-    const now = new Date().toISOString();
-    const user = (name: string) => ({
-      id: crypto.randomUUID(),
-      email: `${name}@example.com`,
-      username: name,
-      role: 'user' as const,
-      is_active: 1 as const,
-      disk_quota: 1024,
-      password_hash: 'x',
-      api_token_encrypted: `enc-${name}`,
-      api_token_digest: `digest-${name}`,
-      created_at: now,
-    });
-    const [a, b] = [user('ann'), user('bob')];
-    await handle.db.insertInto('users').values([a, b]).execute();
+    const [a, b] = [legacyUser('ann'), legacyUser('bob')];
+    await legacy().insertInto('users').values([a, b]).execute();
     const upload = (userId: string, filename: string, vanity: string | null = null) =>
-      uploadRow(userId, { original_filename: filename, vanity_url: vanity });
-    await handle.db
+      legacyUpload(userId, { original_filename: filename, vanity_url: vanity });
+    await legacy()
       .insertInto('uploads')
       .values([
         upload(a.id, 'Sunset.png'),
@@ -53,7 +109,10 @@ describe('0003-search-owner', () => {
       .execute();
 
     expect(await migrateToLatest(handle)).toContain('0003-search-owner');
-    await handle.db.insertInto('uploads').values(upload(b.id, 'another SUNSET.png')).execute();
+    await legacy()
+      .insertInto('uploads')
+      .values({ ...upload(b.id, 'another SUNSET.png'), thumbnail_status: 'none' })
+      .execute();
 
     const repo = createUploadsRepository(handle.db, uploadSearch(handle.dialect));
     const search = (userId: string, term: string) =>
@@ -64,5 +123,63 @@ describe('0003-search-owner', () => {
       'another SUNSET.png',
     ]);
     expect((await search(a.id, 'vanity')).total).toBe(1);
+  });
+});
+
+describe('0004-hardening', () => {
+  it('normalizes emails and usernames beyond ASCII, the same on both engines', async () => {
+    await migrateTo(handle, '0003-search-owner');
+    const unal = legacyUser('Ünal', 'Ünal@Example.com');
+    await legacy().insertInto('users').values(unal).execute();
+    await migrateToLatest(handle);
+    const row = await handle.db
+      .selectFrom('users')
+      .select(['email', 'email_key', 'username_key'])
+      .where('id', '=', unal.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ email: 'Ünal@Example.com', email_key: 'ünal@example.com', username_key: 'ünal' });
+  });
+
+  it('stops, naming the accounts, when two emails differ only in case beyond ASCII', async () => {
+    await migrateTo(handle, '0003-search-owner');
+    // SQLite's lower() folded only ASCII, so it let these two in.
+    const first = legacyUser('one', 'Ünal@example.com');
+    const second = legacyUser('two', 'ünal@example.com');
+    await legacy().insertInto('users').values(first).execute();
+    if (handle.dialect === 'postgres') return; // PostgreSQL's lower() refused the second already
+    await legacy().insertInto('users').values(second).execute();
+    await expect(migrateToLatest(handle)).rejects.toThrow(
+      `Users ${first.id} and ${second.id} have the same email once case is ignored`,
+    );
+    expect(await tableExists('slugs')).toBe(false); // nothing of 0004 was applied
+  });
+
+  it('turns the thumbnail marker into a state and gives shadowed short codes new ones', async () => {
+    await migrateTo(handle, '0003-search-owner');
+    const owner = legacyUser('owner');
+    await legacy().insertInto('users').values(owner).execute();
+    const failed = legacyUpload(owner.id, { thumbnail_key: 'none' });
+    const ready = legacyUpload(owner.id, { thumbnail_key: 't/aa/bb/aabbcc' });
+    const pdf = legacyUpload(owner.id, { mime_type: 'application/pdf', file_type: 'documents' });
+    const vanity = legacyUpload(owner.id, { vanity_url: 'Holiday' });
+    const shadowed = legacyUpload(owner.id, { short_code: 'holiday' });
+    await legacy().insertInto('uploads').values([failed, ready, pdf, vanity, shadowed]).execute();
+
+    await migrateToLatest(handle);
+    const rows = await handle.db
+      .selectFrom('uploads')
+      .select(['id', 'thumbnail_status', 'thumbnail_key', 'short_code'])
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(failed.id)).toMatchObject({ thumbnail_status: 'failed', thumbnail_key: null });
+    expect(byId.get(ready.id)).toMatchObject({ thumbnail_status: 'ready' });
+    expect(byId.get(pdf.id)).toMatchObject({ thumbnail_status: 'none' });
+    expect(byId.get(vanity.id)).toMatchObject({ thumbnail_status: 'pending' });
+    expect(byId.get(shadowed.id)!.short_code).not.toBe('holiday');
+
+    const repo = createUploadsRepository(handle.db, uploadSearch(handle.dialect));
+    expect((await repo.findBySlug('HOLIDAY'))?.id).toBe(vanity.id);
+    expect((await repo.findBySlug(byId.get(shadowed.id)!.short_code))?.id).toBe(shadowed.id);
+    expect((await repo.findBySlug(pdf.short_code))?.id).toBe(pdf.id);
   });
 });

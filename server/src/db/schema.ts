@@ -5,8 +5,14 @@ export type Bool = 0 | 1;
 
 export interface UsersTable {
   id: string;
+  /** As entered (display); username_key is what is unique and looked up. */
   username: string;
+  /** As entered (display); email_key is what is unique and looked up. */
   email: string;
+  /** identityKey(username): NFKC, lower case; unique, the same on both engines. */
+  username_key: string;
+  /** identityKey(email): NFKC, lower case; unique, the same on both engines. */
+  email_key: string;
   role: 'user' | 'admin';
   is_active: Bool;
   disk_used: Generated<number>;
@@ -58,8 +64,23 @@ export interface UploadsTable {
   vanity_url: string | null;
   is_public: Bool;
   storage_key: string;
+  /** none: no thumbnail for this type; pending: not made yet; ready: at thumbnail_key; failed. */
+  thumbnail_status: ThumbnailStatus;
+  /** Set only when thumbnail_status is ready. */
   thumbnail_key: string | null;
   created_at: string;
+}
+
+export type ThumbnailStatus = 'none' | 'pending' | 'ready' | 'failed';
+
+/**
+ * One namespace for every link path: each upload's short code and vanity URL, lower-cased.
+ * The primary key is what keeps a new short code from equalling a vanity URL and back.
+ */
+export interface SlugsTable {
+  slug: string;
+  upload_id: string;
+  kind: 'code' | 'vanity';
 }
 
 export interface ChunkedUploadsTable {
@@ -73,7 +94,13 @@ export interface ChunkedUploadsTable {
   is_public: Bool;
   storage_key: string;
   multipart_id: string;
-  status: Generated<'open' | 'completing'>;
+  /** open -> completing (claimed by one request) -> completed (the upload exists). */
+  status: Generated<'open' | 'completing' | 'completed'>;
+  /** The token of the request that claimed completion, and when it last showed it was alive. */
+  claim: string | null;
+  claimed_at: string | null;
+  /** The upload a completed session made; a repeated complete answers it. */
+  upload_id: string | null;
   created_at: string;
   expires_at: string;
 }
@@ -83,11 +110,34 @@ export interface ChunkedUploadPartsTable {
   chunk_index: number;
   size: number;
   received_at: string;
+  /** writing: a request holds it (writer, alive_at); stored: its bytes are durable. */
+  state: Generated<'writing' | 'stored'>;
+  writer: string | null;
+  alive_at: string | null;
+}
+
+/**
+ * Work done after a response (digests, thumbnails, later email), one row per item until it
+ * succeeds: its attempts and last error are kept, so a bad item is retried with backoff and
+ * then left alone, never retried forever and never in the way of the others.
+ */
+export interface TasksTable {
+  id: string;
+  kind: string;
+  subject_id: string;
+  attempts: Generated<number>;
+  last_error: string | null;
+  run_after: string;
+  /** A runner's lease: another may take the task only after this time. */
+  locked_until: string | null;
+  created_at: string;
 }
 
 export interface Database {
   users: UsersTable;
   uploads: UploadsTable;
+  slugs: SlugsTable;
+  tasks: TasksTable;
   chunked_uploads: ChunkedUploadsTable;
   chunked_upload_parts: ChunkedUploadPartsTable;
   sessions: SessionsTable;
@@ -102,3 +152,5 @@ export type SessionRow = Selectable<SessionsTable>;
 export type UploadRow = Selectable<UploadsTable>;
 export type NewUploadRow = Insertable<UploadsTable>;
 export type ChunkedUploadRow = Selectable<ChunkedUploadsTable>;
+export type ChunkedUploadPartRow = Selectable<ChunkedUploadPartsTable>;
+export type TaskRow = Selectable<TasksTable>;

@@ -1,39 +1,27 @@
 /**
- * Hashes committed files on a worker thread that reads them itself, so a large upload's SHA-256
- * costs the request nothing and runs beside the next one, at the lowest CPU priority. The
- * worker is started on demand and stopped when idle, to give its memory back.
+ * Hashes committed files on a worker thread (hash-worker.ts) that reads them itself, so a large
+ * upload's SHA-256 costs the request nothing and runs beside the next one, at the lowest CPU
+ * priority. The worker is started on demand and stopped when idle, to give its memory back.
  */
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { HashReply } from './hash-worker.ts';
 
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
-const crypto = require('node:crypto');
-const fs = require('node:fs');
-const os = require('node:os');
-// Lowest CPU priority for this thread only (Linux: /proc/thread-self names its task id), so
-// hashing takes the CPU time requests leave over.
-try {
-  os.setPriority(Number(fs.readlinkSync('/proc/thread-self').split('/').pop()), 19);
-} catch {}
-// One reused buffer and synchronous reads (this thread does nothing else): no garbage, so the
-// worker's heap stays a few megabytes whatever the file size.
-const buffer = Buffer.allocUnsafe(1024 * 1024);
-parentPort.on('message', ({ id, file }) => {
-  let fd = -1;
-  try {
-    fd = fs.openSync(file, 'r');
-    const hash = crypto.createHash('sha256');
-    for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
-      hash.update(buffer.subarray(0, n));
-    }
-    parentPort.postMessage({ id, hex: hash.digest('hex') });
-  } catch (err) {
-    parentPort.postMessage({ id, error: String(err && err.message) });
-  } finally {
-    if (fd >= 0) fs.closeSync(fd);
+/**
+ * The worker is hash-worker.ts. Bundled (npm start), it sits beside this file as
+ * hash-worker.js; run from source (tests, tsx), the worker registers tsx to load the .ts file.
+ */
+function startWorker(): Worker {
+  const limits = { resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 } };
+  if (!import.meta.url.endsWith('.ts')) {
+    return new Worker(new URL('./hash-worker.js', import.meta.url), limits);
   }
-});
-`;
+  const file = fileURLToPath(new URL('./hash-worker.ts', import.meta.url));
+  const tsx = createRequire(import.meta.url).resolve('tsx/cjs/api');
+  const boot = `require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(file)});`;
+  return new Worker(boot, { ...limits, eval: true });
+}
 
 const IDLE_MS = 10_000;
 
@@ -54,15 +42,12 @@ export function createFileHasher(): FileHasher {
   function ensureWorker(): Worker {
     if (idleTimer) clearTimeout(idleTimer);
     if (worker) return worker;
-    const w = new Worker(WORKER_SOURCE, {
-      eval: true,
-      resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 2 },
-    });
-    w.on('message', (m: { id: number; hex?: string; error?: string }) => {
+    const w = startWorker();
+    w.on('message', (m: HashReply) => {
       const entry = waiting.get(m.id);
       waiting.delete(m.id);
-      if (m.hex) entry?.resolve(m.hex);
-      else entry?.reject(new Error(m.error ?? 'hashing failed'));
+      if ('hex' in m) entry?.resolve(m.hex);
+      else entry?.reject(new Error(m.error));
       if (waiting.size === 0) {
         w.unref();
         idleTimer = setTimeout(() => {

@@ -1,32 +1,28 @@
-/** Sets request.auth from `Authorization: Bearer` or `X-API-Token`; guards for routes. */
+/**
+ * Sets request.auth from `Authorization: Bearer <session token>` or `X-API-Token`. A header
+ * that cannot be used (another scheme, a token that is not valid) is ignored, never a reason
+ * to refuse a request that carries a valid credential in the other.
+ */
 import { API_TOKEN_HEADER } from '@upshot/contract';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { UnauthorizedError } from '../errors.ts';
-import type { Authenticated, AuthService } from '../modules/auth/service.ts';
+import type { FastifyInstance } from 'fastify';
+import type { Auth, AuthService } from '../modules/auth/index.ts';
+
+export type { Auth };
 
 declare module 'fastify' {
   interface FastifyRequest {
-    auth: Authenticated | null;
+    auth: Auth | null;
   }
 }
 
 export function registerAuth(app: FastifyInstance, authService: AuthService): void {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
-    const header = request.headers.authorization;
-    if (header) {
-      const match = /^Bearer\s+(\S+)$/i.exec(header);
-      request.auth = match?.[1] ? await authService.authenticateSession(match[1]) : null;
-      return;
-    }
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (bearer) request.auth = await authService.authenticateSession(bearer);
     const apiToken = request.headers[API_TOKEN_HEADER];
-    if (typeof apiToken === 'string' && apiToken.length > 0) {
+    if (!request.auth && typeof apiToken === 'string' && apiToken.length > 0) {
       request.auth = await authService.authenticateApiToken(apiToken);
     }
   });
-}
-
-export function requireAuth(request: FastifyRequest): Authenticated {
-  if (!request.auth) throw new UnauthorizedError();
-  return request.auth;
 }

@@ -3,6 +3,13 @@ import type { ErrorBody } from '@upshot/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, RateLimitError } from '../errors.ts';
 
+const FASTIFY_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty; send JSON or no content type',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+};
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
     if (err instanceof AppError) {
@@ -14,10 +21,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 400 && status < 500) {
       const code =
         status === 413 ? 'payload_too_large' : status === 404 ? 'not_found' : 'validation_error';
-      const message =
-        'code' in err && err.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
-          ? 'Request body is not valid JSON'
-          : err.message;
+      const fastifyCode = 'code' in err && typeof err.code === 'string' ? err.code : '';
+      const message = FASTIFY_MESSAGES[fastifyCode] ?? err.message;
       return reply.status(status).send({ error: code, message } satisfies ErrorBody);
     }
     request.log.error({ err }, 'unhandled error');

@@ -15,11 +15,15 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
       wildcard: false,
       index: false,
       cacheControl: false, // set per file below
-      setHeaders(res, filePath) {
+      setHeaders(reply, filePath) {
         const immutable = filePath.startsWith(path.join(distDir, 'assets') + path.sep);
-        res.setHeader(
+        reply.header(
           'cache-control',
-          immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=0, must-revalidate',
+          filePath === indexFile
+            ? 'no-cache'
+            : immutable
+              ? 'public, max-age=31536000, immutable'
+              : 'public, max-age=0, must-revalidate',
         );
       },
     });
@@ -32,10 +36,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
         .type('text/plain; charset=utf-8')
         .send('The web app is not built yet: run `npm run build` (npm start does it for you).');
     }
-    return reply
-      .status(status)
-      .header('cache-control', 'no-cache')
-      .sendFile('index.html', distDir, { cacheControl: false });
+    return reply.status(status).sendFile('index.html', distDir, { cacheControl: false });
   };
 
   for (const route of SPA_ROUTES) {

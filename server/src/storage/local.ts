@@ -123,13 +123,6 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
   const multipartDir = path.join(tmpDir, 'multipart');
   fs.mkdirSync(root, { recursive: true });
   fs.mkdirSync(multipartDir, { recursive: true });
-  // Whole-file writes left half-done by a crash: nothing refers to them.
-  const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
-  for (const name of fs.readdirSync(tmpDir)) {
-    const p = path.join(tmpDir, name);
-    if (name.endsWith('.part') && fs.statSync(p).mtimeMs < dayAgo) fs.rmSync(p, { force: true });
-  }
-
   const filePath = (key: string) => {
     assertValidKey(key);
     return path.join(root, key);
@@ -138,6 +131,15 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
     if (!/^[a-f0-9]{32}$/.test(id)) throw new Error('invalid multipart id');
     return path.join(multipartDir, id);
   };
+
+  async function sizeOf(key: string): Promise<number | null> {
+    try {
+      return (await fsp.stat(filePath(key))).size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
 
   /** Moves a finished temporary file into place, durably. */
   async function commit(tmp: string, key: string): Promise<void> {
@@ -194,14 +196,7 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
       }
     },
 
-    async size(key) {
-      try {
-        return (await fsp.stat(filePath(key))).size;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-        throw err;
-      }
-    },
+    size: sizeOf,
 
     async delete(key) {
       await fsp.rm(filePath(key), { force: true });
@@ -255,7 +250,18 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
 
     async completeMultipart(multipartId, key, totalSize) {
       const p = multipartPath(multipartId);
-      const { size } = await fsp.stat(p);
+      const stat = await fsp.stat(p).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return null;
+        throw err;
+      });
+      if (!stat) {
+        // Completed by an earlier call whose answer was lost: the object is in place.
+        if ((await sizeOf(key)) === totalSize) return;
+        throw Object.assign(new Error(`multipart upload ${multipartId} not found`), {
+          code: 'ENOENT',
+        });
+      }
+      const { size } = stat;
       if (size !== totalSize) {
         throw new StorageSizeError(
           `Assembled file is ${size} bytes; expected ${totalSize}`,
@@ -276,6 +282,19 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
       }
     },
 
+    async removeTemporary(before) {
+      const removed: string[] = [];
+      for (const name of await fsp.readdir(tmpDir)) {
+        if (!name.endsWith('.part')) continue;
+        const p = path.join(tmpDir, name);
+        const stat = await fsp.stat(p).catch(() => null);
+        if (stat?.isFile() && stat.mtime < before) {
+          await fsp.rm(p, { force: true });
+          removed.push(name);
+        }
+      }
+      return removed;
+    },
     localPath(key) {
       return filePath(key);
     },

@@ -33,12 +33,20 @@ export interface Storage {
     part: { index: number; offset: number; size: number },
     body: Readable,
   ): Promise<void>;
-  /** Joins the parts into the object at key; its size must be totalSize. */
+  /**
+   * Joins the parts into the object at key; its size must be totalSize. Repeatable: when an
+   * earlier call completed it already (its answer was lost), it succeeds again.
+   */
   completeMultipart(multipartId: string, key: string, totalSize: number): Promise<void>;
   abortMultipart(multipartId: string, key: string): Promise<void>;
   /** Multipart uploads not yet completed or aborted (S3: ListMultipartUploads). */
   listMultipart(): AsyncIterable<{ multipartId: string; modifiedAt: Date }>;
 
+  /**
+   * Removes temporary files of whole-object writes untouched since `before` (left by a crash
+   * mid-write); returns their names.
+   */
+  removeTemporary(before: Date): Promise<string[]>;
   /** A filesystem path for tools that need one (ffmpeg); null when objects are not local files. */
   localPath(key: string): string | null;
 }

@@ -15,9 +15,10 @@ import { SqliteAdapter, sql, type Kysely, type Migration, type RawBuilder } from
 export const m0003SearchOwner: Migration = {
   async up(db: Kysely<unknown>) {
     if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return postgresUp(db);
-    // SQLite runs migrations outside a transaction; this one replaces the search index, so it
-    // is all or nothing (a crash during the backfill leaves the old index in place).
-    await db.transaction().execute(sqliteUp);
+    // All or nothing (a crash during the backfill leaves the old index in place). The runner
+    // now runs every migration in a transaction; before, this one opened its own.
+    if (db.isTransaction) await sqliteUp(db);
+    else await db.transaction().execute(sqliteUp);
   },
 };
 

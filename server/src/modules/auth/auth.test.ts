@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, createUser, login, type TestContext } from '../../../test/harness.ts';
 import { createUsersRepository } from '../users/repository.ts';
-import { LOGIN_LIMIT, SESSION_TTL_MS } from './service.ts';
+import { LIMITED_ACCOUNT_DELAY_MS, LOGIN_LIMIT, SESSION_TTL_MS } from './index.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -17,6 +17,10 @@ function startOfNextLoginWindow() {
   const now = ctx.clock.now().getTime();
   ctx.clock.advance(LOGIN_LIMIT.windowMs - (now % LOGIN_LIMIT.windowMs));
 }
+
+/** Every rate-limit counter, to check that a limited request wrote nothing. */
+const rateLimitRows = () =>
+  ctx.handle.db.selectFrom('rate_limits').selectAll().orderBy('key').execute();
 
 const me = (headers: Record<string, string>) =>
   ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers });
@@ -118,34 +122,44 @@ describe('POST /api/auth/login', () => {
     expect(notJson.json().error).toBe('validation_error');
   });
 
-  it('rate-limits sign-in per email, across addresses, with 429 and Retry-After', async () => {
+  it('limits failed sign-ins per account without locking its owner out', async () => {
     const { row, password } = await createUser(ctx);
     startOfNextLoginWindow();
-    for (let i = 0; i < LOGIN_LIMIT.max; i++) {
-      const res = await ctx.app.inject({
+    const attempt = (pw: string, ip: string) =>
+      ctx.app.inject({
         method: 'POST',
         url: '/api/auth/login',
-        payload: { email: row.email, password: 'wrong-password' },
-        remoteAddress: `10.1.0.${i + 1}`,
+        payload: { email: row.email, password: pw },
+        remoteAddress: ip,
       });
-      expect(res.statusCode).toBe(401);
+    // Someone fails ten times from ten addresses: the account is now limited.
+    for (let i = 0; i < LOGIN_LIMIT.max; i++) {
+      expect((await attempt('wrong-password', `10.1.0.${i + 1}`)).statusCode).toBe(401);
     }
-    const limited = await ctx.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email: row.email, password },
-      remoteAddress: '10.1.1.1',
-    });
+    // An address that failed on it is refused, even with the right password, writing nothing.
+    const before = await rateLimitRows();
+    const limited = await attempt(password, '10.1.0.1');
     expect(limited.statusCode).toBe(429);
     expect(limited.json().error).toBe('rate_limited');
     expect(limited.json().message).toMatch(
       /^Too many sign-in attempts\. Try again in \d+ seconds?\.$/,
     );
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await rateLimitRows()).toEqual(before);
 
-    // A new window lets the right password through again.
+    // The owner, from an address that has not failed on it, gets in after a short pause.
+    ctx.sleeps.length = 0;
+    const owner = await attempt(password, '10.1.1.1');
+    expect(owner.statusCode).toBe(200);
+    expect(ctx.sleeps).toEqual([LIMITED_ACCOUNT_DELAY_MS]);
+
+    // A fresh address gets one wrong try; after it, that address is refused too.
+    expect((await attempt('wrong-again', '10.1.1.2')).statusCode).toBe(401);
+    expect((await attempt(password, '10.1.1.2')).statusCode).toBe(429);
+
+    // A new window lets every address through again.
     ctx.clock.advance(LOGIN_LIMIT.windowMs);
-    await expect(login(ctx, row.email, password, '10.1.1.1')).resolves.toBeTruthy();
+    await expect(login(ctx, row.email, password, '10.1.0.1')).resolves.toBeTruthy();
   });
 
   it('rate-limits sign-in per address, across emails', async () => {
@@ -159,6 +173,8 @@ describe('POST /api/auth/login', () => {
       });
       expect(res.statusCode).toBe(401);
     }
+    // Limited: refused before anything is counted, so a new email leaves no row behind.
+    const before = await rateLimitRows();
     const res = await ctx.app.inject({
       method: 'POST',
       url: '/api/auth/login',
@@ -166,6 +182,8 @@ describe('POST /api/auth/login', () => {
       remoteAddress: '10.2.0.1',
     });
     expect(res.statusCode).toBe(429);
+    expect(await rateLimitRows()).toEqual(before);
+    expect(JSON.stringify(before)).not.toContain('spray-last');
     ctx.clock.advance(LOGIN_LIMIT.windowMs);
   });
 });
@@ -224,7 +242,7 @@ describe('sessions', () => {
 describe('X-API-Token', () => {
   it('authenticates a desktop client by its personal API token', async () => {
     const { row } = await createUser(ctx);
-    const apiToken = ctx.app.services.users.revealApiToken(row);
+    const apiToken = ctx.modules.users.service.revealApiToken(row);
     expect(apiToken).toMatch(/^up_/);
     const res = await me({ 'x-api-token': apiToken });
     expect(res.statusCode).toBe(200);
@@ -234,7 +252,7 @@ describe('X-API-Token', () => {
 
   it('keeps the API token only encrypted and as a digest in the database', async () => {
     const { row } = await createUser(ctx);
-    const apiToken = ctx.app.services.users.revealApiToken(row);
+    const apiToken = ctx.modules.users.service.revealApiToken(row);
     const stored = await ctx.handle.db
       .selectFrom('users')
       .selectAll()

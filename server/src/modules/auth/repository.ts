@@ -1,30 +1,48 @@
-/** Every SQL query on sessions and login rate-limit counters. */
-import type { Db } from '../../db/database.ts';
-import type { SessionRow, UserRow } from '../../db/schema.ts';
+/** Every SQL query on sessions and sign-in rate-limit counters. */
+import type { Executor } from '../../db/database.ts';
+import type { SessionRow } from '../../db/schema.ts';
+import type { AuthUser } from '../users/index.ts';
 
 export type AuthRepository = ReturnType<typeof createAuthRepository>;
 
-export function createAuthRepository(db: Db) {
+export function createAuthRepository(db: Executor) {
   return {
     async insertSession(row: SessionRow): Promise<void> {
       await db.insertInto('sessions').values(row).execute();
     },
 
-    async findSessionWithUser(
+    /** A session by its token's digest, with the narrow user it belongs to (one statement). */
+    async findSession(
       tokenDigest: string,
-    ): Promise<{ session: SessionRow; user: UserRow } | undefined> {
-      const session = await db
+    ): Promise<
+      { session: Pick<SessionRow, 'id' | 'expires_at' | 'last_used_at'>; user: AuthUser } | undefined
+    > {
+      const row = await db
         .selectFrom('sessions')
-        .selectAll()
-        .where('token_digest', '=', tokenDigest)
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select([
+          'sessions.id as session_id',
+          'sessions.expires_at',
+          'sessions.last_used_at',
+          'users.id as user_id',
+          'users.role',
+          'users.username',
+          'users.email',
+          'users.is_active',
+        ])
+        .where('sessions.token_digest', '=', tokenDigest)
         .executeTakeFirst();
-      if (!session) return undefined;
-      const user = await db
-        .selectFrom('users')
-        .selectAll()
-        .where('id', '=', session.user_id)
-        .executeTakeFirst();
-      return user ? { session, user } : undefined;
+      if (!row) return undefined;
+      return {
+        session: { id: row.session_id, expires_at: row.expires_at, last_used_at: row.last_used_at },
+        user: {
+          id: row.user_id,
+          role: row.role,
+          username: row.username,
+          email: row.email,
+          isActive: row.is_active === 1,
+        },
+      };
     },
 
     async touchSession(id: string, lastUsedAt: string, expiresAt: string): Promise<void> {
@@ -42,6 +60,17 @@ export function createAuthRepository(db: Db) {
     async deleteExpiredSessions(now: string): Promise<number> {
       const res = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
       return Number(res.numDeletedRows);
+    },
+
+    /** The hits counted under key in the window starting at windowStart (read only). */
+    async rateCount(key: string, windowStart: number): Promise<number> {
+      const row = await db
+        .selectFrom('rate_limits')
+        .select('count')
+        .where('key', '=', key)
+        .where('window_start', '=', windowStart)
+        .executeTakeFirst();
+      return Number(row?.count ?? 0);
     },
 
     /** Counts one hit in a fixed window and returns the window's count (atomic upsert). */

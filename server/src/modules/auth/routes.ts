@@ -1,30 +1,25 @@
-import { LoginRequest, type AuthResponse, type User } from '@upshot/contract';
-import type { FastifyInstance } from 'fastify';
-import { parse } from '../../lib/validate.ts';
-import { requireAuth } from '../../plugins/auth.ts';
-import { toUserResponse } from '../users/presenter.ts';
+import { API } from '@upshot/contract';
+import { route } from '../../plugins/route-table.ts';
+import { toUserResponse, type UsersService } from '../users/index.ts';
 import type { AuthService } from './service.ts';
 
-export function authRoutes(app: FastifyInstance, deps: { authService: AuthService }): void {
-  const { authService } = deps;
+export function authRoutes(deps: { auth: AuthService; users: UsersService }) {
+  const { auth, users } = deps;
+  return [
+    route(API.login, async ({ body, request }) => {
+      const { token, userId } = await auth.login({
+        ...body,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      return { token, user: toUserResponse(await users.get(userId)) };
+    }),
 
-  app.post('/api/auth/login', async (request): Promise<AuthResponse> => {
-    const body = parse(LoginRequest, request.body);
-    const { token, user } = await authService.login({
-      ...body,
-      ip: request.ip,
-      userAgent: request.headers['user-agent'],
-    });
-    return { token, user: toUserResponse(user) };
-  });
+    route(API.logout, async ({ auth: caller }) => {
+      if (caller.sessionId) await auth.logout(caller.sessionId);
+      return undefined;
+    }),
 
-  app.post('/api/auth/logout', async (request, reply) => {
-    const auth = requireAuth(request);
-    if (auth.sessionId) await authService.logout(auth.sessionId);
-    return reply.status(204).send();
-  });
-
-  app.get('/api/auth/me', async (request): Promise<User> => {
-    return toUserResponse(requireAuth(request).user);
-  });
+    route(API.me, async ({ auth: caller }) => toUserResponse(await users.get(caller.user.id))),
+  ];
 }

@@ -1,45 +1,79 @@
-/** Sign-in, sessions (30-day sliding expiry) and token authentication. */
+/** Sign-in with its rate limits, sessions (30-day sliding expiry) and token authentication. */
 import crypto from 'node:crypto';
-import type { UserRow } from '../../db/schema.ts';
+import { identityKey } from '@upshot/contract';
 import { RateLimitError, UnauthorizedError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { hmacHex, randomToken, sha256Hex, type Keys } from '../../lib/crypto.ts';
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
-import type { UsersRepository } from '../users/repository.ts';
+import { randomToken, sha256Hex } from '../../lib/crypto.ts';
+import type { AuthUser, UsersService } from '../users/index.ts';
 import type { AuthRepository } from './repository.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** A session's expiry slides at most once a minute, so reads do not turn into writes. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
+/** Per address (every attempt) and per account (failed attempts), in fixed one-minute windows. */
 export const LOGIN_LIMIT = { max: 10, windowMs: 60 * 1000 };
+/**
+ * The pause before a right password gets through to an account that others have been failing
+ * to sign in to: the owner gets in, and guessing from many addresses stays slow.
+ */
+export const LIMITED_ACCOUNT_DELAY_MS = 1000;
 
-export type Authenticated = { user: UserRow; sessionId: string | null };
+export type Auth = { user: AuthUser; sessionId: string | null };
 export type AuthService = ReturnType<typeof createAuthService>;
 
 export function createAuthService(deps: {
   auth: AuthRepository;
-  users: UsersRepository;
-  keys: Keys;
+  users: UsersService;
   clock: Clock;
+  /** How the limited-account pause waits (tests pass one that does not). */
+  sleep?: (ms: number) => Promise<void>;
 }) {
-  const { auth, users, keys, clock } = deps;
-  // Unknown emails are checked against this hash so they take as long as a wrong password.
-  const dummyHash = hashPassword(randomToken(16));
+  const { auth, users, clock } = deps;
+  const sleep = deps.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
-  async function enforceLoginLimit(ip: string, email: string): Promise<void> {
+  function limited(windowStart: number, now: number): RateLimitError {
+    const retryAfter = Math.max(1, Math.ceil((windowStart + LOGIN_LIMIT.windowMs - now) / 1000));
+    return new RateLimitError(
+      `Too many sign-in attempts. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
+      retryAfter,
+    );
+  }
+
+  /**
+   * A limited request writes nothing: an address over its limit is refused before anything is
+   * counted; an account over its limit refuses addresses that failed on it in this window, and
+   * lets a right password from any other address through after a pause.
+   */
+  async function signIn(input: { email: string; password: string; ip: string }) {
     const now = clock.now().getTime();
     const windowStart = now - (now % LOGIN_LIMIT.windowMs);
-    const [byIp, byEmail] = await Promise.all([
-      auth.hitRateLimit(`login:ip:${ip}`, windowStart),
-      auth.hitRateLimit(`login:email:${email.toLowerCase()}`, windowStart),
+    const account = identityKey(input.email);
+    const keys = {
+      address: `login:ip:${input.ip}`,
+      account: `login:account:${account}`,
+      accountFromAddress: `login:account-ip:${account}:${input.ip}`,
+    };
+    const [byAddress, byAccount, fromHere] = await Promise.all([
+      auth.rateCount(keys.address, windowStart),
+      auth.rateCount(keys.account, windowStart),
+      auth.rateCount(keys.accountFromAddress, windowStart),
     ]);
-    if (byIp > LOGIN_LIMIT.max || byEmail > LOGIN_LIMIT.max) {
-      const retryAfter = Math.ceil((windowStart + LOGIN_LIMIT.windowMs - now) / 1000);
-      throw new RateLimitError(
-        `Too many sign-in attempts. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
-        retryAfter,
-      );
+    const accountLimited = byAccount >= LOGIN_LIMIT.max;
+    if (byAddress >= LOGIN_LIMIT.max || (accountLimited && fromHere > 0)) {
+      throw limited(windowStart, now);
     }
+    if ((await auth.hitRateLimit(keys.address, windowStart)) > LOGIN_LIMIT.max) {
+      throw limited(windowStart, now); // others raced past the read above
+    }
+
+    const { user, passwordOk } = await users.verifyCredentials(input.email, input.password);
+    if (!user || !passwordOk || !user.isActive) {
+      await auth.hitRateLimit(keys.account, windowStart);
+      await auth.hitRateLimit(keys.accountFromAddress, windowStart);
+      throw new UnauthorizedError('Invalid credentials');
+    }
+    if (accountLimited) await sleep(LIMITED_ACCOUNT_DELAY_MS);
+    return user;
   }
 
   return {
@@ -48,12 +82,8 @@ export function createAuthService(deps: {
       password: string;
       ip: string;
       userAgent: string | undefined;
-    }): Promise<{ token: string; user: UserRow }> {
-      await enforceLoginLimit(input.ip, input.email);
-      const user = await users.findByEmail(input.email);
-      const ok = await verifyPassword(user?.password_hash ?? (await dummyHash), input.password);
-      if (!user || !ok || user.is_active !== 1) throw new UnauthorizedError('Invalid credentials');
-
+    }): Promise<{ token: string; userId: string }> {
+      const user = await signIn(input);
       const token = randomToken(32);
       const now = clock.now();
       await auth.insertSession({
@@ -65,7 +95,7 @@ export function createAuthService(deps: {
         last_used_at: now.toISOString(),
         user_agent: input.userAgent?.slice(0, 512) ?? null,
       });
-      return { token, user };
+      return { token, userId: user.id };
     },
 
     async logout(sessionId: string): Promise<void> {
@@ -73,8 +103,8 @@ export function createAuthService(deps: {
     },
 
     /** A bearer session token -> its active user, sliding the expiry; null when not valid. */
-    async authenticateSession(token: string): Promise<Authenticated | null> {
-      const found = await auth.findSessionWithUser(sha256Hex(token));
+    async authenticateSession(token: string): Promise<Auth | null> {
+      const found = await auth.findSession(sha256Hex(token));
       if (!found) return null;
       const { session, user } = found;
       const now = clock.now();
@@ -82,7 +112,7 @@ export function createAuthService(deps: {
         await auth.deleteSession(session.id);
         return null;
       }
-      if (user.is_active !== 1) return null;
+      if (!user.isActive) return null;
       if (now.getTime() - Date.parse(session.last_used_at) >= TOUCH_INTERVAL_MS) {
         await auth.touchSession(
           session.id,
@@ -94,10 +124,9 @@ export function createAuthService(deps: {
     },
 
     /** A desktop client's personal API token -> its active user; null when not valid. */
-    async authenticateApiToken(token: string): Promise<Authenticated | null> {
-      const user = await users.findByApiTokenDigest(hmacHex(keys.tokenLookup, token));
-      if (!user || user.is_active !== 1) return null;
-      return { user, sessionId: null };
+    async authenticateApiToken(token: string): Promise<Auth | null> {
+      const user = await users.findByApiToken(token);
+      return user?.isActive ? { user, sessionId: null } : null;
     },
 
     /** Periodic housekeeping: expired sessions and old rate-limit windows. */

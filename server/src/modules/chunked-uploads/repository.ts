@@ -1,12 +1,20 @@
-/** Every SQL query on chunked-upload sessions and their received parts. */
+/**
+ * Every SQL query on chunked-upload sessions and their parts. A part is claimed before its
+ * bytes are written, and completion is claimed before the parts are joined, both by conditional
+ * updates of the session row, so a chunk and a completion can never run on one session at once.
+ */
 import type { Db } from '../../db/database.ts';
-import type { ChunkedUploadRow } from '../../db/schema.ts';
+import type { ChunkedUploadPartRow, ChunkedUploadRow } from '../../db/schema.ts';
 
 export type ChunkedUploadsRepository = ReturnType<typeof createChunkedUploadsRepository>;
 
+export type PartClaim = 'claimed' | 'session-closed' | 'part-busy';
+
 export function createChunkedUploadsRepository(db: Db) {
   return {
-    async insert(row: Omit<ChunkedUploadRow, 'status'>): Promise<void> {
+    async insert(
+      row: Omit<ChunkedUploadRow, 'status' | 'claim' | 'claimed_at' | 'upload_id'>,
+    ): Promise<void> {
       await db.insertInto('chunked_uploads').values(row).execute();
     },
 
@@ -14,52 +22,166 @@ export function createChunkedUploadsRepository(db: Db) {
       return db.selectFrom('chunked_uploads').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    async receivedIndexes(id: string): Promise<number[]> {
+    parts(id: string): Promise<ChunkedUploadPartRow[]> {
+      return db
+        .selectFrom('chunked_upload_parts')
+        .selectAll()
+        .where('upload_id', '=', id)
+        .orderBy('chunk_index')
+        .execute();
+    },
+
+    async storedIndexes(id: string): Promise<number[]> {
       const rows = await db
         .selectFrom('chunked_upload_parts')
         .select('chunk_index')
         .where('upload_id', '=', id)
+        .where('state', '=', 'stored')
         .orderBy('chunk_index')
         .execute();
       return rows.map((r) => Number(r.chunk_index));
     },
 
-    /** Forgets a part before its bytes are (re)written, so a failed rewrite is not counted. */
-    async forgetPart(id: string, index: number): Promise<void> {
-      await db
-        .deleteFrom('chunked_upload_parts')
-        .where('upload_id', '=', id)
-        .where('chunk_index', '=', index)
-        .execute();
+    /**
+     * Claims part `index` for one writer before its bytes are written: refused when the
+     * session is no longer open, or when another writer holds the part and was alive after
+     * `staleBefore`. The session row is updated first, so a completion claiming the same row
+     * waits for this transaction, or this one for it.
+     */
+    async claimPart(input: {
+      uploadId: string;
+      index: number;
+      size: number;
+      writer: string;
+      now: string;
+      staleBefore: string;
+    }): Promise<PartClaim> {
+      return db.transaction().execute(async (trx) => {
+        const open = await trx
+          .updateTable('chunked_uploads')
+          .set((eb) => ({ status: eb.ref('status') }))
+          .where('id', '=', input.uploadId)
+          .where('status', '=', 'open')
+          .executeTakeFirst();
+        if (Number(open.numUpdatedRows) !== 1) return 'session-closed';
+        const current = await trx
+          .selectFrom('chunked_upload_parts')
+          .select(['state', 'alive_at'])
+          .where('upload_id', '=', input.uploadId)
+          .where('chunk_index', '=', input.index)
+          .executeTakeFirst();
+        if (current?.state === 'writing' && (current.alive_at ?? '') > input.staleBefore) {
+          return 'part-busy';
+        }
+        await trx
+          .insertInto('chunked_upload_parts')
+          .values({
+            upload_id: input.uploadId,
+            chunk_index: input.index,
+            size: input.size,
+            received_at: input.now,
+            state: 'writing',
+            writer: input.writer,
+            alive_at: input.now,
+          })
+          .onConflict((oc) =>
+            oc.columns(['upload_id', 'chunk_index']).doUpdateSet({
+              size: input.size,
+              received_at: input.now,
+              state: 'writing',
+              writer: input.writer,
+              alive_at: input.now,
+            }),
+          )
+          .execute();
+        return 'claimed';
+      });
     },
 
-    async recordPart(id: string, index: number, size: number, at: string): Promise<void> {
-      await db
-        .insertInto('chunked_upload_parts')
-        .values({ upload_id: id, chunk_index: index, size, received_at: at })
-        .onConflict((oc) =>
-          oc.columns(['upload_id', 'chunk_index']).doUpdateSet({ size, received_at: at }),
-        )
-        .execute();
-    },
-
-    /** open -> completing; false when another request is completing it already. */
-    async claimForCompletion(id: string): Promise<boolean> {
+    /** The writer is still at it; false when it no longer holds the part. */
+    async touchPart(uploadId: string, index: number, writer: string, now: string) {
       const res = await db
-        .updateTable('chunked_uploads')
-        .set({ status: 'completing' })
-        .where('id', '=', id)
-        .where('status', '=', 'open')
+        .updateTable('chunked_upload_parts')
+        .set({ alive_at: now })
+        .where('upload_id', '=', uploadId)
+        .where('chunk_index', '=', index)
+        .where('writer', '=', writer)
+        .where('state', '=', 'writing')
         .executeTakeFirst();
       return Number(res.numUpdatedRows) === 1;
     },
 
-    async reopen(id: string): Promise<void> {
+    /** The part's bytes are durable; false when the writer no longer held it. */
+    async storePart(uploadId: string, index: number, writer: string, now: string) {
+      const res = await db
+        .updateTable('chunked_upload_parts')
+        .set({ state: 'stored', writer: null, alive_at: null, received_at: now })
+        .where('upload_id', '=', uploadId)
+        .where('chunk_index', '=', index)
+        .where('writer', '=', writer)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
+    /** A write failed: the part is not stored (unless another writer holds it now). */
+    async releasePart(uploadId: string, index: number, writer: string): Promise<void> {
+      await db
+        .deleteFrom('chunked_upload_parts')
+        .where('upload_id', '=', uploadId)
+        .where('chunk_index', '=', index)
+        .where('writer', '=', writer)
+        .execute();
+    },
+
+    /**
+     * open -> completing for one request (its claim token), or takes over a completion whose
+     * claimant has not shown it is alive since staleBefore (it crashed). False otherwise.
+     */
+    async claimCompletion(id: string, claim: string, now: string, staleBefore: string) {
+      const res = await db
+        .updateTable('chunked_uploads')
+        .set({ status: 'completing', claim, claimed_at: now })
+        .where('id', '=', id)
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'open'),
+            eb.and([eb('status', '=', 'completing'), eb('claimed_at', '<', staleBefore)]),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
+    async touchCompletion(id: string, claim: string, now: string): Promise<void> {
       await db
         .updateTable('chunked_uploads')
-        .set({ status: 'open' })
+        .set({ claimed_at: now })
         .where('id', '=', id)
+        .where('claim', '=', claim)
         .execute();
+    },
+
+    /** Gives a claimed completion up: the session is open again. */
+    async reopen(id: string, claim: string): Promise<void> {
+      await db
+        .updateTable('chunked_uploads')
+        .set({ status: 'open', claim: null, claimed_at: null })
+        .where('id', '=', id)
+        .where('claim', '=', claim)
+        .execute();
+    },
+
+    /** The session made its upload; its parts are no longer needed. */
+    async markCompleted(id: string, claim: string, uploadId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('chunked_uploads')
+          .set({ status: 'completed', upload_id: uploadId, claim: null })
+          .where('id', '=', id)
+          .where('claim', '=', claim)
+          .execute();
+        await trx.deleteFrom('chunked_upload_parts').where('upload_id', '=', id).execute();
+      });
     },
 
     async delete(id: string): Promise<void> {
@@ -73,11 +195,6 @@ export function createChunkedUploadsRepository(db: Db) {
         .where('expires_at', '<=', now)
         .limit(limit)
         .execute();
-    },
-
-    async multipartIds(): Promise<Set<string>> {
-      const rows = await db.selectFrom('chunked_uploads').select('multipart_id').execute();
-      return new Set(rows.map((r) => r.multipart_id));
     },
   };
 }

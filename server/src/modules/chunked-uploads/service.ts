@@ -1,11 +1,18 @@
 /**
  * Resumable chunked uploads. All state is in the database and the storage driver, so any
  * instance may take any chunk, and a restart loses nothing but the chunk in flight.
+ *
+ * A chunk claims its part (a conditional update of an open session) before it writes, and
+ * shows it is alive while it writes; completion claims the session (open -> completing) and
+ * joins the parts only when every part is stored and none is being written. So once a session
+ * is completing or completed, a chunk is refused with 409 and the committed bytes never change.
+ * Completion can be repeated: a claim whose request died is taken over after a while, and a
+ * completed session answers the upload it made.
  */
 import crypto from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import type { ChunkStatusResponse } from '@upshot/contract';
-import type { ChunkedUploadRow, UploadRow, UserRow } from '../../db/schema.ts';
+import type { ChunkedUploadRow, UploadRow } from '../../db/schema.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -13,44 +20,56 @@ import {
   ValidationError,
 } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { cleanFilename, newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
-import type { UploadsRepository } from '../uploads/repository.ts';
+import type { UploadsService } from '../uploads/index.ts';
+import type { Viewer } from '../users/index.ts';
 import type { ChunkedUploadsRepository } from './repository.ts';
-import {
-  cleanFilename,
-  newStorageId,
-  resolveMimeType,
-  type UploadsService,
-} from '../uploads/service.ts';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
-
-type Owner = Pick<UserRow, 'id' | 'role'>;
+/** A writer shows it is alive at least this often while bytes arrive... */
+export const PART_HEARTBEAT_MS = 5_000;
+/** ...and a part whose writer has not for this long may be claimed by another request. */
+export const PART_STALE_MS = 30_000;
+/** A completing request shows it is alive this often; after COMPLETION_STALE_MS another may take over. */
+const COMPLETION_HEARTBEAT_MS = 20_000;
+export const COMPLETION_STALE_MS = 2 * 60_000;
 
 export type ChunkedUploadsService = ReturnType<typeof createChunkedUploadsService>;
 
 export function createChunkedUploadsService(deps: {
   sessions: ChunkedUploadsRepository;
-  uploads: UploadsRepository;
-  uploadsService: UploadsService;
+  uploads: UploadsService;
   storage: Storage;
   clock: Clock;
   maxUploadBytes: number;
   chunkSize: number;
+  /** Where a failure after the answer goes (the hashing of a large file, for example). */
+  onError: (err: unknown, context: Record<string, unknown>) => void;
 }) {
-  const { sessions, uploads, uploadsService, storage, clock } = deps;
+  const { sessions, uploads, storage, clock } = deps;
+  const nowIso = () => clock.now().toISOString();
+  const ago = (ms: number) => new Date(clock.now().getTime() - ms).toISOString();
 
-  /** The caller's live session, or a 404 that does not say whether it exists for someone else. */
-  async function ownSession(owner: Owner, uploadId: string): Promise<ChunkedUploadRow> {
+  /** The caller's session, or a 404 that does not say whether it exists for someone else. */
+  async function ownSession(owner: Viewer, uploadId: string): Promise<ChunkedUploadRow> {
     const session = await sessions.find(uploadId);
     if (!session || session.user_id !== owner.id) {
       throw new NotFoundError('Upload session not found');
     }
-    if (Date.parse(session.expires_at) <= clock.now().getTime()) {
+    if (session.status !== 'completed' && Date.parse(session.expires_at) <= clock.now().getTime()) {
       throw new NotFoundError('Upload session expired; start the upload again');
     }
     return session;
+  }
+
+  function refuseChunk(session: ChunkedUploadRow): never {
+    throw new ConflictError(
+      session.status === 'completed'
+        ? 'Upload is already complete'
+        : 'Upload is already being completed',
+    );
   }
 
   function chunkSizeAt(session: ChunkedUploadRow, index: number): number {
@@ -60,9 +79,33 @@ export function createChunkedUploadsService(deps: {
       : Number(session.total_size) - size * (session.total_chunks - 1);
   }
 
+  /**
+   * Passes the chunk's bytes on only while this writer holds its part: before passing more,
+   * once PART_HEARTBEAT_MS have gone by, it says it is alive, and stops (409) if another
+   * request has taken the part meanwhile. No byte goes on more than PART_HEARTBEAT_MS after the
+   * claim was last confirmed, well inside PART_STALE_MS, so a taken-over writer never writes.
+   */
+  function heldWhileWriting(uploadId: string, index: number, writer: string): Transform {
+    let confirmedAt = clock.now().getTime();
+    return new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        if (clock.now().getTime() - confirmedAt < PART_HEARTBEAT_MS) return callback(null, chunk);
+        sessions.touchPart(uploadId, index, writer, nowIso()).then((held) => {
+          if (!held) return callback(new ConflictError(`Chunk ${index} was sent again meanwhile`));
+          confirmedAt = clock.now().getTime();
+          callback(null, chunk);
+        }, callback);
+      },
+    });
+  }
+
+  function lostAnswer(row: UploadRow) {
+    return { row, created: false };
+  }
+
   return {
     async init(
-      owner: Owner,
+      owner: Viewer,
       input: {
         filename: string;
         mimeType: string;
@@ -104,36 +147,66 @@ export function createChunkedUploadsService(deps: {
         expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
       };
       await sessions.insert(row);
-      return { ...row, status: 'open' };
+      return { ...row, status: 'open', claim: null, claimed_at: null, upload_id: null };
     },
 
-    async putChunk(owner: Owner, uploadId: string, index: number, body: Readable): Promise<void> {
+    /**
+     * Stores chunk `index`. `bodyEnd` settles once the request has been read to its end; the
+     * part is recorded only when it resolves.
+     */
+    async putChunk(
+      owner: Viewer,
+      uploadId: string,
+      index: number,
+      body: Readable,
+      bodyEnd: Promise<void>,
+    ): Promise<void> {
       const session = await ownSession(owner, uploadId);
-      if (session.status !== 'open') throw new ConflictError('Upload is already being completed');
-      if (!Number.isInteger(index) || index < 0 || index >= session.total_chunks) {
+      if (session.status !== 'open') refuseChunk(session);
+      if (index >= session.total_chunks) {
         throw new ValidationError(`chunkIndex must be between 0 and ${session.total_chunks - 1}`);
       }
       const size = chunkSizeAt(session, index);
-      await sessions.forgetPart(uploadId, index);
+      const writer = crypto.randomUUID();
+      const claim = await sessions.claimPart({
+        uploadId,
+        index,
+        size,
+        writer,
+        now: nowIso(),
+        staleBefore: ago(PART_STALE_MS),
+      });
+      if (claim === 'session-closed') refuseChunk((await sessions.find(uploadId)) ?? session);
+      if (claim === 'part-busy') {
+        throw new ConflictError(`Chunk ${index} is already being received`);
+      }
+
+      const held = heldWhileWriting(uploadId, index, writer);
+      body.on('error', (err) => held.destroy(err));
+      body.pipe(held);
       try {
         await storage.putPart(
           session.multipart_id,
           session.storage_key,
           { index, offset: index * Number(session.chunk_size), size },
-          body,
+          held,
         );
+        await bodyEnd;
       } catch (err) {
-        body.resume();
+        body.destroy();
+        await sessions.releasePart(uploadId, index, writer);
         if (err instanceof StorageSizeError) throw new ValidationError(err.message);
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
           throw new NotFoundError('Upload session expired; start the upload again');
         }
         throw err;
       }
-      await sessions.recordPart(uploadId, index, size, clock.now().toISOString());
+      if (!(await sessions.storePart(uploadId, index, writer, nowIso()))) {
+        throw new ConflictError(`Chunk ${index} was sent again meanwhile`);
+      }
     },
 
-    async status(owner: Owner, uploadId: string): Promise<ChunkStatusResponse> {
+    async status(owner: Viewer, uploadId: string): Promise<ChunkStatusResponse> {
       const session = await ownSession(owner, uploadId);
       return {
         uploadId: session.id,
@@ -141,72 +214,130 @@ export function createChunkedUploadsService(deps: {
         totalSize: Number(session.total_size),
         totalChunks: session.total_chunks,
         chunkSize: Number(session.chunk_size),
-        receivedChunks: await sessions.receivedIndexes(uploadId),
+        receivedChunks:
+          session.status === 'completed'
+            ? Array.from({ length: session.total_chunks }, (_, i) => i)
+            : await sessions.storedIndexes(uploadId),
         expiresAt: session.expires_at,
       };
     },
 
-    async complete(owner: Owner, uploadId: string): Promise<UploadRow> {
+    /** Joins the chunks into the upload; `created` is false when it was made before. */
+    async complete(owner: Viewer, uploadId: string): Promise<{ row: UploadRow; created: boolean }> {
       const session = await ownSession(owner, uploadId);
-      const received = new Set(await sessions.receivedIndexes(uploadId));
-      const missing: number[] = [];
-      for (let i = 0; i < session.total_chunks; i++) if (!received.has(i)) missing.push(i);
-      if (missing.length > 0) {
+      if (session.status === 'completed' && session.upload_id) {
+        return lostAnswer(await uploads.get(owner, session.upload_id));
+      }
+      const missingOf = async () => {
+        const stored = new Set(await sessions.storedIndexes(uploadId));
+        const missing: number[] = [];
+        for (let i = 0; i < session.total_chunks; i++) if (!stored.has(i)) missing.push(i);
+        return missing;
+      };
+      const missingError = (missing: number[]) => {
         const shown = missing.slice(0, 20).join(', ');
-        throw new ValidationError(
+        return new ValidationError(
           `Missing chunks: ${shown}${missing.length > 20 ? ` and ${missing.length - 20} more` : ''}`,
         );
-      }
-      if (!(await sessions.claimForCompletion(uploadId))) {
+      };
+      const missingBefore = await missingOf();
+      if (missingBefore.length > 0) throw missingError(missingBefore);
+
+      const claim = crypto.randomUUID();
+      if (
+        !(await sessions.claimCompletion(
+          uploadId,
+          claim,
+          nowIso(),
+          ago(COMPLETION_STALE_MS),
+        ))
+      ) {
+        const now = await sessions.find(uploadId);
+        if (now?.status === 'completed' && now.upload_id) {
+          return lostAnswer(await uploads.get(owner, now.upload_id));
+        }
         throw new ConflictError('Upload is already being completed');
       }
-      try {
-        await storage.completeMultipart(
-          session.multipart_id,
-          session.storage_key,
-          Number(session.total_size),
-        );
-      } catch (err) {
-        await sessions.reopen(uploadId);
-        if (err instanceof StorageSizeError) throw new ValidationError(err.message);
-        throw err;
+
+      // No chunk can claim a part from here on; one that did before must have finished.
+      const parts = await sessions.parts(uploadId);
+      const writing = parts.filter(
+        (p) => p.state === 'writing' && (p.alive_at ?? '') > ago(PART_STALE_MS),
+      );
+      const missing = await missingOf();
+      if (writing.length > 0 || missing.length > 0) {
+        await sessions.reopen(uploadId, claim);
+        if (writing.length > 0) {
+          throw new ConflictError(
+            `Chunk ${writing[0]!.chunk_index} is still being received; complete the upload once it is stored`,
+          );
+        }
+        throw missingError(missing);
       }
-      let row: UploadRow;
+
+      const heartbeat = setInterval(() => {
+        sessions
+          .touchCompletion(uploadId, claim, nowIso())
+          .catch((err: unknown) => deps.onError(err, { uploadId, action: 'completion heartbeat' }));
+      }, COMPLETION_HEARTBEAT_MS);
       try {
-        row = await uploadsService.record({
-          owner,
-          filename: session.filename,
-          mimeType: session.mime_type,
-          size: Number(session.total_size),
-          sha256: null,
-          isPublic: session.is_public === 1,
-          storageKey: session.storage_key,
-        });
+        try {
+          await storage.completeMultipart(
+            session.multipart_id,
+            session.storage_key,
+            Number(session.total_size),
+          );
+        } catch (err) {
+          await sessions.reopen(uploadId, claim);
+          if (err instanceof StorageSizeError) throw new ValidationError(err.message);
+          throw err;
+        }
+        let result: { row: UploadRow; created: boolean };
+        try {
+          result = await uploads.record({
+            id: session.id,
+            owner,
+            filename: session.filename,
+            mimeType: session.mime_type,
+            size: Number(session.total_size),
+            sha256: null,
+            isPublic: session.is_public === 1,
+            storageKey: session.storage_key,
+          });
+        } catch (err) {
+          if (err instanceof PayloadTooLargeError) {
+            // Refused for the quota, its bytes removed: the session is over.
+            await sessions.delete(uploadId);
+          } else {
+            // The assembled bytes stay; a retry (or a takeover) records them.
+            await sessions.reopen(uploadId, claim).catch(() => undefined);
+          }
+          throw err;
+        }
+        await sessions.markCompleted(uploadId, claim, result.row.id);
+        return result;
       } finally {
-        // Recorded, or refused (quota) with its bytes removed: either way the session is over.
-        await sessions.delete(uploadId);
+        clearInterval(heartbeat);
       }
-      // Hashing a large file takes seconds; the client need not wait for it. A crash before it
-      // ends is caught by the hashMissing job.
-      uploadsService.hashStored(row).catch(() => {});
-      return row;
     },
 
-    async abort(owner: Owner, uploadId: string): Promise<void> {
+    async abort(owner: Viewer, uploadId: string): Promise<void> {
       const session = await ownSession(owner, uploadId);
+      if (session.status !== 'open') refuseChunk(session);
       await sessions.delete(uploadId);
       await storage.abortMultipart(session.multipart_id, session.storage_key);
     },
 
-    /** Removes expired sessions and their bytes; returns how many. */
+    /** Removes expired sessions and the bytes of those never completed; returns how many. */
     async sweepExpired(): Promise<number> {
       let removed = 0;
       for (;;) {
-        const batch = await sessions.expired(clock.now().toISOString(), 100);
+        const batch = await sessions.expired(nowIso(), 100);
         if (batch.length === 0) return removed;
         for (const s of batch) {
           await sessions.delete(s.id);
-          await storage.abortMultipart(s.multipart_id, s.storage_key);
+          // A completed session's bytes are its upload's now.
+          if (s.status !== 'completed') await storage.abortMultipart(s.multipart_id, s.storage_key);
           removed += 1;
         }
       }

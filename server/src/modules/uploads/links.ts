@@ -8,48 +8,56 @@ export const ACCESS_URL_TTL_MS = 10 * 60 * 1000;
 /** Thumbnail links in a listing are stable for an hour, so the browser can cache them. */
 const THUMB_SIGNATURE_BUCKET_MS = 60 * 60 * 1000;
 
+/** What a signature opens: the file, or only its thumbnail. One never opens the other. */
+export type LinkKind = 'file' | 'thumbnail';
+
 export type Links = ReturnType<typeof createLinks>;
 
 export function createLinks(deps: { publicUrl: string; signingKey: Buffer }) {
   const { publicUrl, signingKey } = deps;
-  const signature = (uploadId: string, expires: number) =>
-    hmacHex(signingKey, `${uploadId}:${expires}`).slice(0, 32);
-  const signedQuery = (uploadId: string, expires: number) =>
-    `?expires=${expires}&signature=${signature(uploadId, expires)}`;
+  const signature = (kind: LinkKind, uploadId: string, expires: number) =>
+    hmacHex(signingKey, `${kind}:${uploadId}:${expires}`).slice(0, 32);
+  const signedQuery = (kind: LinkKind, uploadId: string, expires: number) =>
+    `?expires=${expires}&signature=${signature(kind, uploadId, expires)}`;
+  const fileUrl = (row: Pick<UploadRow, 'vanity_url' | 'short_code'>) =>
+    `${publicUrl}/${encodeURIComponent(row.vanity_url ?? row.short_code)}`;
+  const thumbBase = (row: Pick<UploadRow, 'short_code'>) => `${publicUrl}/thumb/${row.short_code}`;
 
   return {
-    url(row: Pick<UploadRow, 'vanity_url' | 'short_code'>): string {
-      return `${publicUrl}/${encodeURIComponent(row.vanity_url ?? row.short_code)}`;
-    },
+    publicUrl,
+    url: fileUrl,
 
-    /** The thumbnail link; signed when the upload is private. */
+    /** The thumbnail link, signed for an hour or two when the upload is private. */
     thumbnailUrl(row: Pick<UploadRow, 'id' | 'short_code' | 'is_public'>, now: number): string {
-      const base = `${publicUrl}/thumb/${row.short_code}`;
-      if (row.is_public === 1) return base;
+      if (row.is_public === 1) return thumbBase(row);
       const expires =
         Math.ceil(now / THUMB_SIGNATURE_BUCKET_MS) * THUMB_SIGNATURE_BUCKET_MS +
         THUMB_SIGNATURE_BUCKET_MS;
-      return base + signedQuery(row.id, expires);
+      return thumbBase(row) + signedQuery('thumbnail', row.id, expires);
     },
 
-    accessUrls(row: Pick<UploadRow, 'id' | 'vanity_url' | 'short_code'>, now: number) {
+    /** Signed links to the file and its thumbnail, valid ACCESS_URL_TTL_MS. */
+    accessUrls(
+      row: Pick<UploadRow, 'id' | 'vanity_url' | 'short_code'>,
+      now: number,
+      hasThumbnail: boolean,
+    ) {
       const expires = now + ACCESS_URL_TTL_MS;
-      const query = signedQuery(row.id, expires);
       return {
-        url: `${publicUrl}/${encodeURIComponent(row.vanity_url ?? row.short_code)}${query}`,
-        thumbnailUrl: `${publicUrl}/thumb/${row.short_code}${query}`,
+        url: fileUrl(row) + signedQuery('file', row.id, expires),
+        thumbnailUrl: hasThumbnail ? thumbBase(row) + signedQuery('thumbnail', row.id, expires) : null,
         expiresAt: new Date(expires).toISOString(),
       };
     },
 
-    /** Whether a link's expires/signature pair grants access to this upload now. */
-    verify(uploadId: string, expires: unknown, sig: unknown, now: number): boolean {
+    /** Whether a link's expires/signature pair opens this kind of resource of this upload now. */
+    verify(kind: LinkKind, uploadId: string, expires: unknown, sig: unknown, now: number): boolean {
       if (typeof expires !== 'string' || typeof sig !== 'string' || !/^\d{1,16}$/.test(expires)) {
         return false;
       }
       const exp = Number(expires);
       if (exp < now) return false;
-      const expected = Buffer.from(signature(uploadId, exp));
+      const expected = Buffer.from(signature(kind, uploadId, exp));
       const given = Buffer.from(sig);
       return given.length === expected.length && crypto.timingSafeEqual(given, expected);
     },

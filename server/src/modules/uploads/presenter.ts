@@ -2,6 +2,11 @@ import type { Upload } from '@upshot/contract';
 import type { UploadRow } from '../../db/schema.ts';
 import type { Links } from './links.ts';
 
+/** Whether the upload has, or can still get, a thumbnail. */
+export function hasThumbnail(row: Pick<UploadRow, 'thumbnail_status'>): boolean {
+  return row.thumbnail_status === 'ready' || row.thumbnail_status === 'pending';
+}
+
 export function toUploadResponse(row: UploadRow, links: Links, now: number): Upload {
   return {
     id: row.id,
@@ -15,6 +20,6 @@ export function toUploadResponse(row: UploadRow, links: Links, now: number): Upl
     createdAt: row.created_at,
     tags: [],
     url: links.url(row),
-    thumbnailUrl: links.thumbnailUrl(row, now),
+    thumbnailUrl: hasThumbnail(row) ? links.thumbnailUrl(row, now) : null,
   };
 }

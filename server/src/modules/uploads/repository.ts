@@ -1,9 +1,13 @@
-/** Every SQL query on uploads, including the quota bookkeeping done in the same transaction. */
-import { sql, type Transaction } from 'kysely';
+/**
+ * Every SQL query on uploads and their link slugs, including the quota bookkeeping done in the
+ * same transaction. Where a statement locks existing rows it locks uploads before their owners,
+ * each in id order (view batches, deletes), so concurrent changes cannot deadlock.
+ */
 import type { Sort } from '@upshot/contract';
-import type { Db } from '../../db/database.ts';
+import { forUpdate, uniqueViolation, type Db, type Executor } from '../../db/database.ts';
 import { MANY_MATCHES, type UploadSearch } from '../../db/search.ts';
-import type { Database, NewUploadRow, UploadRow } from '../../db/schema.ts';
+import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
+import { enqueueTask } from '../../jobs/tasks-repository.ts';
 import { turnBatcher } from '../../lib/turn-batcher.ts';
 
 export type ListFilter = {
@@ -17,6 +21,15 @@ export type ListFilter = {
 
 export type UploadsRepository = ReturnType<typeof createUploadsRepository>;
 
+/** What inserting an upload can come to, besides the new row. */
+export type InsertResult =
+  | { inserted: UploadRow }
+  /** A row with this id exists already (a repeated completion): it is answered, uncharged. */
+  | { existing: UploadRow }
+  | 'quota'
+  /** The short code is some upload's code or vanity URL already: draw another. */
+  | 'code-taken';
+
 const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']> = {
   newest: ['created_at', 'desc'],
   oldest: ['created_at', 'asc'],
@@ -26,7 +39,7 @@ const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']
 };
 
 export function createUploadsRepository(db: Db, search: UploadSearch) {
-  const addViews = (trx: Db | Transaction<Database>, id: string, n: number) =>
+  const addViews = (trx: Executor, id: string, n: number) =>
     trx
       .updateTable('uploads')
       .set((eb) => ({ views: eb('views', '+', n) }))
@@ -37,7 +50,7 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
     for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
     // In id order, so that batches of several instances lock rows in the same order.
     const ordered = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const addAll = async (trx: Db | Transaction<Database>) => {
+    const addAll = async (trx: Executor) => {
       for (const [id, n] of ordered) await addViews(trx, id, n);
     };
     // One statement commits on its own; several share a transaction.
@@ -46,23 +59,46 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
 
   return {
     /**
-     * Inserts the row and charges its size to the owner in one transaction. Answers
-     * 'quota' (and inserts nothing) when the charge would pass the owner's quota.
+     * Inserts the row, its short code in the slug namespace, and the tasks it needs (kinds),
+     * and charges its size to the owner, in one transaction: all or nothing.
      */
-    async insertCharged(row: NewUploadRow): Promise<UploadRow | 'quota'> {
-      return db.transaction().execute(async (trx) => {
-        const charged = await trx
-          .updateTable('users')
-          .set((eb) => ({
-            disk_used: eb('disk_used', '+', row.size),
-            upload_count: eb('upload_count', '+', 1),
-          }))
-          .where('id', '=', row.user_id)
-          .where((eb) => eb(eb('disk_used', '+', row.size), '<=', eb.ref('disk_quota')))
+    async insertCharged(row: NewUploadRow, tasks: string[]): Promise<InsertResult> {
+      try {
+        return await db.transaction().execute(async (trx): Promise<InsertResult> => {
+          const charged = await trx
+            .updateTable('users')
+            .set((eb) => ({
+              disk_used: eb('disk_used', '+', row.size),
+              upload_count: eb('upload_count', '+', 1),
+            }))
+            .where('id', '=', row.user_id)
+            .where((eb) => eb(eb('disk_used', '+', row.size), '<=', eb.ref('disk_quota')))
+            .executeTakeFirst();
+          if (Number(charged.numUpdatedRows) !== 1) return 'quota';
+          const inserted = await trx
+            .insertInto('uploads')
+            .values(row)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+          await trx
+            .insertInto('slugs')
+            .values({ slug: row.short_code, upload_id: row.id, kind: 'code' })
+            .execute();
+          for (const kind of tasks) await enqueueTask(trx, kind, row.id, row.created_at);
+          return { inserted };
+        });
+      } catch (err) {
+        const constraint = uniqueViolation(err);
+        if (constraint === null) throw err;
+        if (/slug|short_code/.test(constraint)) return 'code-taken';
+        const existing = await db
+          .selectFrom('uploads')
+          .selectAll()
+          .where('id', '=', row.id)
           .executeTakeFirst();
-        if (Number(charged.numUpdatedRows) !== 1) return 'quota';
-        return trx.insertInto('uploads').values(row).returningAll().executeTakeFirstOrThrow();
-      });
+        if (existing) return { existing };
+        throw err;
+      }
     },
 
     async remainingQuota(userId: string): Promise<number> {
@@ -86,56 +122,80 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
         .executeTakeFirst();
     },
 
-    /** A link's path segment: a vanity URL (any case) or a short code; vanity URLs win. */
-    async findBySlug(slug: string): Promise<UploadRow | undefined> {
-      const lower = slug.toLowerCase();
-      // Two index lookups in one statement (an OR across them would scan).
-      const rows = await db
-        .selectFrom('uploads')
-        .selectAll()
-        .where(sql<string>`lower(vanity_url)`, '=', lower)
-        .unionAll(db.selectFrom('uploads').selectAll().where('short_code', '=', lower))
-        .execute();
-      return rows.find((r) => r.vanity_url?.toLowerCase() === lower) ?? rows[0];
+    /** A link's path segment: a vanity URL (any case) or a short code, one namespace. */
+    findBySlug(slug: string): Promise<UploadRow | undefined> {
+      return db
+        .selectFrom('slugs')
+        .innerJoin('uploads', 'uploads.id', 'slugs.upload_id')
+        .selectAll('uploads')
+        .where('slugs.slug', '=', slug.toLowerCase())
+        .executeTakeFirst();
     },
 
-    /** Whether a slug is already some upload's short code or vanity URL (other than exceptId). */
+    /** Whether a slug is some upload's short code or vanity URL already (other than exceptId). */
     async slugTaken(slug: string, exceptId?: string): Promise<boolean> {
-      const lower = slug.toLowerCase();
-      let q = db
-        .selectFrom('uploads')
-        .select('id')
-        .where((eb) =>
-          eb.or([eb('short_code', '=', lower), eb(sql<string>`lower(vanity_url)`, '=', lower)]),
-        );
-      if (exceptId) q = q.where('id', '!=', exceptId);
+      let q = db.selectFrom('slugs').select('upload_id').where('slug', '=', slug.toLowerCase());
+      if (exceptId) q = q.where('upload_id', '!=', exceptId);
       return (await q.executeTakeFirst()) !== undefined;
     },
 
-    async setVanity(id: string, vanity: string | null): Promise<UploadRow> {
-      return db
-        .updateTable('uploads')
-        .set({ vanity_url: vanity })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+    /** Sets or removes the vanity URL; 'taken' when it is another upload's slug. */
+    async setVanity(id: string, vanity: string | null): Promise<UploadRow | 'taken'> {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          await trx
+            .deleteFrom('slugs')
+            .where('upload_id', '=', id)
+            .where('kind', '=', 'vanity')
+            .execute();
+          if (vanity !== null) {
+            await trx
+              .insertInto('slugs')
+              .values({ slug: vanity.toLowerCase(), upload_id: id, kind: 'vanity' })
+              .execute();
+          }
+          return trx
+            .updateTable('uploads')
+            .set({ vanity_url: vanity })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+        });
+      } catch (err) {
+        if (uniqueViolation(err) !== null) return 'taken';
+        throw err;
+      }
     },
 
-    async setThumbnailKey(id: string, key: string): Promise<void> {
-      await db.updateTable('uploads').set({ thumbnail_key: key }).where('id', '=', id).execute();
+    /**
+     * Records a thumbnail made for an upload that had none (or had `replaces`, whose object is
+     * gone); false when the upload is gone or another thumbnail was recorded meanwhile.
+     */
+    async setThumbnailReady(id: string, key: string, replaces: string | null): Promise<boolean> {
+      const res = await db
+        .updateTable('uploads')
+        .set({ thumbnail_key: key, thumbnail_status: 'ready' })
+        .where('id', '=', id)
+        .where((eb) =>
+          replaces === null
+            ? eb('thumbnail_status', '=', 'pending')
+            : eb('thumbnail_key', '=', replaces),
+        )
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
+    async setThumbnailFailed(id: string): Promise<void> {
+      await db
+        .updateTable('uploads')
+        .set({ thumbnail_status: 'failed', thumbnail_key: null })
+        .where('id', '=', id)
+        .where('thumbnail_status', '=', 'pending')
+        .execute();
     },
 
     async setSha256(id: string, sha256: string): Promise<void> {
       await db.updateTable('uploads').set({ sha256 }).where('id', '=', id).execute();
-    },
-
-    missingSha256(limit: number): Promise<Pick<UploadRow, 'id' | 'storage_key'>[]> {
-      return db
-        .selectFrom('uploads')
-        .select(['id', 'storage_key'])
-        .where('sha256', 'is', null)
-        .limit(limit)
-        .execute();
     },
 
     /**
@@ -190,29 +250,33 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
 
     /**
      * Deletes the rows (only ownerId's, unless ownerId is null) and gives their bytes back to
-     * each owner's quota, in one transaction. Returns what was deleted, so the bytes can follow.
+     * each owner's quota, in one transaction. Only what this call really deleted is refunded
+     * (a concurrent delete of the same rows refunds nothing twice). Returns the deleted rows,
+     * so their bytes can follow.
      */
     async deleteMany(ids: string[], ownerId: string | null): Promise<UploadRow[]> {
       if (ids.length === 0) return [];
       return db.transaction().execute(async (trx) => {
-        let q = trx.selectFrom('uploads').selectAll().where('id', 'in', ids);
-        if (ownerId !== null) q = q.where('user_id', '=', ownerId);
-        const rows = await q.execute();
-        if (rows.length === 0) return [];
-        await trx
+        let locking = trx.selectFrom('uploads').select('id').where('id', 'in', ids);
+        if (ownerId !== null) locking = locking.where('user_id', '=', ownerId);
+        const locked = await forUpdate(trx, locking.orderBy('id')).execute();
+        if (locked.length === 0) return [];
+        const rows = await trx
           .deleteFrom('uploads')
           .where(
             'id',
             'in',
-            rows.map((r) => r.id),
+            locked.map((r) => r.id),
           )
+          .returningAll()
           .execute();
         const freed = new Map<string, { bytes: number; count: number }>();
         for (const r of rows) {
           const f = freed.get(r.user_id) ?? { bytes: 0, count: 0 };
           freed.set(r.user_id, { bytes: f.bytes + Number(r.size), count: f.count + 1 });
         }
-        for (const [userId, { bytes, count }] of freed) {
+        for (const userId of [...freed.keys()].sort()) {
+          const { bytes, count } = freed.get(userId)!;
           await trx
             .updateTable('users')
             .set((eb) => ({
@@ -247,6 +311,12 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
           .execute(),
       ]);
       return new Set([...files, ...thumbs, ...sessions].map((r) => r.k as string));
+    },
+
+    /** The multipart uploads chunked-upload sessions still hold (the sweep spares them). */
+    async multipartIdsInUse(): Promise<Set<string>> {
+      const rows = await db.selectFrom('chunked_uploads').select('multipart_id').execute();
+      return new Set(rows.map((r) => r.multipart_id));
     },
   };
 }

@@ -1,7 +1,6 @@
 /** The rules of uploads: storing bytes with quota, links, listing, vanity URLs, deletion. */
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
-import mime from 'mime-types';
 import {
   fileTypeOf,
   isReservedPath,
@@ -13,8 +12,7 @@ import {
   VANITY_PATTERN,
   type Sort,
 } from '@upshot/contract';
-import { isUniqueViolation } from '../../db/database.ts';
-import type { UploadRow, UserRow } from '../../db/schema.ts';
+import type { UploadRow } from '../../db/schema.ts';
 import {
   ConflictError,
   NotFoundError,
@@ -23,13 +21,22 @@ import {
 } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FileHasher } from '../../lib/file-hasher.ts';
-import { hashStream, INLINE_HASH_LIMIT, inlineHasher } from '../../lib/hashing.ts';
+import { cleanFilename, newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
+import { hashStream, INLINE_HASH_LIMIT, inlineHasher } from '../../lib/hashing.ts';
+import { settleWithin } from '../../lib/settle.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
-import { canManageUpload } from './policy.ts';
+import type { Viewer } from '../users/index.ts';
+import type { LinkKind, Links } from './links.ts';
+import { canManageUpload, canReadUpload } from './policy.ts';
+import { hasThumbnail } from './presenter.ts';
 import type { UploadsRepository } from './repository.ts';
+import type { Thumbnailer } from './thumbnails.ts';
 
-type Owner = Pick<UserRow, 'id' | 'role'>;
+/** Background task kinds of this module. */
+export const TASKS = { sha256: 'upload.sha256', thumbnail: 'upload.thumbnail' } as const;
+/** A view is counted before the download starts, but never holds it up longer than this. */
+export const VIEW_COUNT_WAIT_MS = 2000;
 
 export function newShortCode(): string {
   const bytes = crypto.randomBytes(SHORT_CODE_LENGTH);
@@ -39,27 +46,12 @@ export function newShortCode(): string {
   return code;
 }
 
-/** A storage id: random, server-made, never derived from a filename. */
-export function newStorageId(): string {
-  return crypto.randomBytes(16).toString('hex');
-}
-
-/** Keeps the last path segment, drops control characters, caps the length. */
-export function cleanFilename(name: string): string {
-  // eslint-disable-next-line no-control-regex
-  const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return (base || 'file').slice(0, 255);
-}
-
-/** The client's type, or one guessed from the extension when it is blank or generic. */
-export function resolveMimeType(filename: string, given: string | undefined): string {
-  const clean = (given ?? '').trim().toLowerCase();
-  if (clean && clean !== 'application/octet-stream') return clean.slice(0, 255);
-  return mime.lookup(filename) || 'application/octet-stream';
-}
-
 function quotaMessage(remaining: number): string {
   return `Storage quota exceeded: ${formatBytes(remaining)} left`;
+}
+
+export function simpleLimitMessage(): string {
+  return `File is larger than ${formatBytes(MAX_SIMPLE_UPLOAD_BYTES)}: use the chunked upload for larger files`;
 }
 
 export type UploadsService = ReturnType<typeof createUploadsService>;
@@ -69,80 +61,120 @@ export function createUploadsService(deps: {
   storage: Storage;
   clock: Clock;
   fileHasher: FileHasher;
+  links: Links;
+  thumbnails: Thumbnailer;
+  /** Tells the background runner that tasks are waiting. */
+  kickTasks: () => void;
+  /** Where a failure that must not fail the request goes (a view not counted). */
+  onError: (err: unknown, context: Record<string, unknown>) => void;
 }) {
-  const { uploads, storage, clock } = deps;
+  const { uploads, storage, clock, links, thumbnails } = deps;
 
   /** Hashes a stored upload's bytes (on the hasher's thread when it is a local file). */
-  async function hashStored(row: Pick<UploadRow, 'id' | 'storage_key'>): Promise<string> {
+  async function hashStored(id: string): Promise<void> {
+    const row = await uploads.findById(id);
+    if (!row || row.sha256 !== null) return; // deleted meanwhile, or done already
     const file = storage.localPath(row.storage_key);
     const hex = file
       ? await deps.fileHasher.sha256(file)
       : await hashStream(await storage.get(row.storage_key));
     await uploads.setSha256(row.id, hex);
-    return hex;
   }
 
-  /** Inserts the row for bytes already committed at storageKey; retries short-code collisions. */
+  async function makeThumbnail(id: string): Promise<void> {
+    const row = await uploads.findById(id);
+    if (row) await thumbnails.keyFor(row);
+  }
+
+  /**
+   * Inserts the row for bytes already committed at storageKey, charging the quota; retries
+   * short-code collisions. With an `id` it is idempotent: when that upload exists already (a
+   * completion repeated after a crash), it is answered as it is, and charged once.
+   */
   async function record(input: {
-    owner: Owner;
+    id?: string;
+    owner: Viewer;
     filename: string;
     mimeType: string;
     size: number;
-    /** null: computed after the fact (chunked uploads), see hashStored. */
+    /** null: computed after the response, by a background task. */
     sha256: string | null;
     isPublic: boolean;
     storageKey: string;
-  }): Promise<UploadRow> {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      let result: UploadRow | 'quota';
+  }): Promise<{ row: UploadRow; created: boolean }> {
+    const tasks: string[] = input.sha256 === null ? [TASKS.sha256] : [];
+    const thumbnailStatus = thumbnails.initialStatus(input.mimeType);
+    if (thumbnailStatus === 'pending') tasks.push(TASKS.thumbnail);
+    const id = input.id ?? crypto.randomUUID();
+    for (let attempt = 0; attempt < 8; attempt++) {
+      let result;
       try {
-        result = await uploads.insertCharged({
-          id: crypto.randomUUID(),
-          user_id: input.owner.id,
-          original_filename: input.filename,
-          mime_type: input.mimeType,
-          file_type: fileTypeOf(input.mimeType) ?? 'other',
-          size: input.size,
-          sha256: input.sha256,
-          short_code: newShortCode(),
-          vanity_url: null,
-          is_public: input.isPublic ? 1 : 0,
-          storage_key: input.storageKey,
-          thumbnail_key: null,
-          created_at: clock.now().toISOString(),
-        });
+        result = await uploads.insertCharged(
+          {
+            id,
+            user_id: input.owner.id,
+            original_filename: input.filename,
+            mime_type: input.mimeType,
+            file_type: fileTypeOf(input.mimeType) ?? 'other',
+            size: input.size,
+            sha256: input.sha256,
+            short_code: newShortCode(),
+            vanity_url: null,
+            is_public: input.isPublic ? 1 : 0,
+            storage_key: input.storageKey,
+            thumbnail_status: thumbnailStatus,
+            thumbnail_key: null,
+            created_at: clock.now().toISOString(),
+          },
+          tasks,
+        );
       } catch (err) {
-        if (isUniqueViolation(err)) continue; // short-code collision: draw another
-        await storage.delete(input.storageKey);
+        // A completion keeps its assembled bytes for a retry (its session still points at
+        // them); a simple upload has nobody to retry it.
+        if (input.id === undefined) await storage.delete(input.storageKey);
         throw err;
       }
+      if (result === 'code-taken') continue;
       if (result === 'quota') {
         await storage.delete(input.storageKey);
         throw new PayloadTooLargeError(quotaMessage(await uploads.remainingQuota(input.owner.id)));
       }
-      return result;
+      if ('existing' in result) return { row: result.existing, created: false };
+      if (tasks.length > 0) deps.kickTasks();
+      return { row: result.inserted, created: true };
     }
     await storage.delete(input.storageKey);
     throw new Error('could not find a free short code');
   }
 
+  async function get(viewer: Viewer, id: string): Promise<UploadRow> {
+    const row = await uploads.findById(id);
+    if (!row || !canManageUpload(viewer, row)) throw new NotFoundError('Upload not found');
+    return row;
+  }
+
   return {
     record,
-    hashStored,
+    get,
+    remainingQuota: (userId: string) => uploads.remainingQuota(userId),
 
-    /** Fills in digests that a crash left missing; returns how many. */
-    async hashMissing(): Promise<number> {
-      const rows = await uploads.missingSha256(50);
-      for (const row of rows) await hashStored(row);
-      return rows.length;
+    /** Handlers of this module's background tasks. */
+    tasks: {
+      [TASKS.sha256]: { subject: 'uploadId' as const, run: hashStored },
+      [TASKS.thumbnail]: { subject: 'uploadId' as const, run: makeThumbnail },
     },
 
-    /** Streams one file (the simple upload) into storage, hashing as it goes, then records it. */
+    /**
+     * Streams one file (the simple upload) into storage, hashing as it goes, then records it.
+     * `bodyEnd` settles once the request has been read to its end: when it rejects (the body
+     * was cut short, or more came after the file), the bytes are removed and nothing is recorded.
+     */
     async storeStream(input: {
-      owner: Owner;
+      owner: Viewer;
       filename: string;
       mimeType: string | undefined;
       body: Readable;
+      bodyEnd: Promise<void>;
       isPublic: boolean;
       /** The request's Content-Length, when known: past the inline limit, hash later only. */
       requestBytes?: number;
@@ -165,7 +197,7 @@ export function createUploadsService(deps: {
           maxBytes: ceiling,
         }));
       } catch (err) {
-        input.body.resume(); // drain what is left of the request
+        input.body.destroy();
         if (err instanceof StorageSizeError) {
           throw new PayloadTooLargeError(
             remaining < MAX_SIMPLE_UPLOAD_BYTES ? quotaMessage(remaining) : simpleLimitMessage(),
@@ -173,30 +205,27 @@ export function createUploadsService(deps: {
         }
         throw err;
       }
+      try {
+        await input.bodyEnd;
+      } catch (err) {
+        await storage.delete(storageKey);
+        throw err;
+      }
       const filename = cleanFilename(input.filename);
-      const sha256 = hashing?.digest() ?? null;
-      const row = await record({
+      const { row } = await record({
         owner: input.owner,
         filename,
         mimeType: resolveMimeType(filename, input.mimeType),
         size,
-        sha256,
+        sha256: hashing?.digest() ?? null,
         isPublic: input.isPublic,
         storageKey,
       });
-      // Large files are hashed after the response; the hashMissing job covers a crash.
-      if (sha256 === null) hashStored(row).catch(() => {});
-      return row;
-    },
-
-    async get(viewer: Owner, id: string): Promise<UploadRow> {
-      const row = await uploads.findById(id);
-      if (!row || !canManageUpload(viewer, row)) throw new NotFoundError('Upload not found');
       return row;
     },
 
     list(
-      owner: Owner,
+      owner: Viewer,
       query: { search?: string; type?: string; sort: Sort; page: number; limit: number },
     ) {
       return uploads.list({
@@ -209,11 +238,19 @@ export function createUploadsService(deps: {
       });
     },
 
-    async setVanity(viewer: Owner, id: string, raw: string | null): Promise<UploadRow> {
-      const row = await uploads.findById(id);
-      if (!row || !canManageUpload(viewer, row)) throw new NotFoundError('Upload not found');
+    async accessUrls(viewer: Viewer, id: string) {
+      const row = await get(viewer, id);
+      return links.accessUrls(row, clock.now().getTime(), hasThumbnail(row));
+    },
+
+    async setVanity(viewer: Viewer, id: string, raw: string | null): Promise<UploadRow> {
+      await get(viewer, id);
       const vanity = raw === null ? '' : raw.trim();
-      if (vanity === '') return uploads.setVanity(id, null);
+      if (vanity === '') {
+        const result = await uploads.setVanity(id, null);
+        if (result === 'taken') throw new Error('removing a vanity URL cannot conflict');
+        return result;
+      }
       if (vanity.length < VANITY_MIN || vanity.length > VANITY_MAX) {
         throw new ValidationError(`Custom URL must be ${VANITY_MIN}-${VANITY_MAX} characters`);
       }
@@ -226,16 +263,13 @@ export function createUploadsService(deps: {
       if (await uploads.slugTaken(vanity, id)) {
         throw new ConflictError(`"${vanity}" is already taken`);
       }
-      try {
-        return await uploads.setVanity(id, vanity);
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new ConflictError(`"${vanity}" is already taken`);
-        throw err;
-      }
+      const result = await uploads.setVanity(id, vanity);
+      if (result === 'taken') throw new ConflictError(`"${vanity}" is already taken`);
+      return result;
     },
 
     /** Deletes rows first (quota given back), then their bytes; the sweep catches a crash between. */
-    async delete(viewer: Owner, ids: string[]): Promise<number> {
+    async delete(viewer: Viewer, ids: string[]): Promise<number> {
       const rows = await uploads.deleteMany(
         [...new Set(ids)],
         viewer.role === 'admin' ? null : viewer.id,
@@ -248,9 +282,33 @@ export function createUploadsService(deps: {
       );
       return rows.length;
     },
-  };
-}
 
-export function simpleLimitMessage(): string {
-  return `File is larger than ${formatBytes(MAX_SIMPLE_UPLOAD_BYTES)}: use the chunked upload (POST /api/chunked-upload/init) for larger files`;
+    // --- for the links (serving) ------------------------------------------------------------
+
+    findBySlug: (slug: string) => uploads.findBySlug(slug),
+    findByShortCode: (code: string) => uploads.findByShortCode(code),
+
+    /** Whether this viewer, or the link's signature for this kind of resource, may read it. */
+    mayRead(
+      viewer: Viewer | null,
+      row: UploadRow,
+      kind: LinkKind,
+      signed: { expires?: unknown; signature?: unknown },
+    ): boolean {
+      if (canReadUpload(viewer, row)) return true;
+      return links.verify(kind, row.id, signed.expires, signed.signature, clock.now().getTime());
+    },
+
+    thumbnailKey: (row: UploadRow) => thumbnails.keyFor(row),
+
+    /**
+     * Counts a view before a download starts; a failure or a slow database never fails or
+     * holds up the download beyond VIEW_COUNT_WAIT_MS (the failure is logged).
+     */
+    async countView(id: string): Promise<void> {
+      await settleWithin(uploads.incrementViews(id), VIEW_COUNT_WAIT_MS, (err) =>
+        deps.onError(err, { uploadId: id, action: 'count view' }),
+      );
+    },
+  };
 }

@@ -83,7 +83,7 @@ describe('POST /api/upload', () => {
 
   it('accepts the personal API token, as desktop clients send it', async () => {
     const { user } = await signIn(ctx);
-    const apiToken = ctx.app.services.users.revealApiToken(user);
+    const apiToken = ctx.modules.users.service.revealApiToken(user);
     const res = await uploadFile(
       ctx,
       { 'x-api-token': apiToken },
@@ -102,7 +102,15 @@ describe('POST /api/upload', () => {
     );
     expect(res.statusCode).toBe(201);
     expect(res.json().upload).toMatchObject({ mimeType: 'application/pdf', isPublic: false });
-    expect(res.json().upload.thumbnailUrl).toMatch(/\?expires=\d+&signature=[a-f0-9]{32}$/);
+    // A PDF gets no thumbnail, so the listing offers none.
+    expect(res.json().upload.thumbnailUrl).toBeNull();
+    const png = await uploadFile(
+      ctx,
+      auth,
+      { filename: 'p.png', contentType: 'image/png', data: Buffer.from('png?') },
+      { isPublic: 'false' },
+    );
+    expect(png.json().upload.thumbnailUrl).toMatch(/\?expires=\d+&signature=[a-f0-9]{32}$/);
   });
 
   it('keeps only the last segment of a path-like filename', async () => {
@@ -563,9 +571,9 @@ describe('deleting', () => {
     );
     const before = filesUnder(filesDir());
     // Young orphans are left alone (they may belong to a request in flight).
-    expect((await ctx.app.services.storageSweeper.sweep()).objects).toBe(0);
-    const swept = await ctx.app.services.storageSweeper.sweep(-1000);
-    expect(swept.objects).toBe(1);
+    expect((await ctx.modules.uploads.sweepOrphans()).objects).toEqual([]);
+    const swept = await ctx.modules.uploads.sweepOrphans(-1000);
+    expect(swept.objects).toEqual(['u/ab/cd/abcdef0123456789abcdef0123456789']);
     expect(filesUnder(filesDir())).toHaveLength(before.length - 1);
   });
 });

@@ -30,7 +30,7 @@ describe('first-admin bootstrap', () => {
       ADMIN_PASSWORD: 'boss-password-1',
       ADMIN_USERNAME: 'boss',
     });
-    const first = await ctx.app.services.users.ensureFirstAdmin(ctx.config.admin);
+    const first = await ctx.modules.users.service.ensureFirstAdmin(ctx.config.admin);
     expect(first?.generatedPassword).toBeUndefined();
     expect(first?.user).toMatchObject({
       email: 'Boss@Example.com',
@@ -47,12 +47,12 @@ describe('first-admin bootstrap', () => {
     expect(me.json()).toMatchObject({ username: 'boss', role: 'admin', isActive: true });
 
     // A second start finds a user and does nothing.
-    expect(await ctx.app.services.users.ensureFirstAdmin(ctx.config.admin)).toBeNull();
+    expect(await ctx.modules.users.service.ensureFirstAdmin(ctx.config.admin)).toBeNull();
   });
 
   it('without settings, creates admin@localhost with a random password that signs in', async () => {
     ctx = await createTestContext();
-    const first = await ctx.app.services.users.ensureFirstAdmin(ctx.config.admin);
+    const first = await ctx.modules.users.service.ensureFirstAdmin(ctx.config.admin);
     expect(first?.user).toMatchObject({
       email: 'admin@localhost',
       username: 'admin',

@@ -1,5 +1,6 @@
 import type { User } from '@upshot/contract';
 import type { UserRow } from '../../db/schema.ts';
+import type { AuthUser } from './service.ts';
 
 export function toUserResponse(row: UserRow): User {
   return {
@@ -11,5 +12,16 @@ export function toUserResponse(row: UserRow): User {
     diskUsed: Number(row.disk_used),
     diskQuota: Number(row.disk_quota),
     createdAt: row.created_at,
+  };
+}
+
+/** The narrow user a request carries: never the password hash or a token. */
+export function toAuthUser(row: UserRow): AuthUser {
+  return {
+    id: row.id,
+    role: row.role,
+    username: row.username,
+    email: row.email,
+    isActive: row.is_active === 1,
   };
 }

@@ -1,24 +1,46 @@
 /** Every SQL query on users, and the lock that serializes the first-admin bootstrap. */
-import { sql } from 'kysely';
-import type { Db } from '../../db/database.ts';
+import { identityKey } from '@upshot/contract';
+import { uniqueViolation, type Executor } from '../../db/database.ts';
 import type { NewUserRow, UserRow } from '../../db/schema.ts';
 
-export interface UsersRepository {
-  findByEmail(email: string): Promise<UserRow | undefined>;
-  findByApiTokenDigest(digest: string): Promise<UserRow | undefined>;
-  insert(row: NewUserRow): Promise<UserRow>;
-  count(): Promise<number>;
-  setActive(id: string, active: boolean): Promise<void>;
-  withBootstrapLock<T>(fn: (tx: UsersRepository) => Promise<T>): Promise<T>;
+export type UsersRepository = ReturnType<typeof createUsersRepository>;
+type UsersQueries = ReturnType<typeof usersQueries>;
+
+export type InsertResult = { user: UserRow } | { conflict: 'email' | 'username' };
+
+export function createUsersRepository(db: Executor) {
+  return {
+    ...usersQueries(db),
+
+    /**
+     * Runs fn in a transaction that first takes the bootstrap lock row, so concurrent
+     * starters (threads or instances, SQLite or PostgreSQL) run it one after another.
+     */
+    withBootstrapLock<T>(fn: (tx: UsersQueries) => Promise<T>): Promise<T> {
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('app_locks')
+          .set({ touched_at: new Date().toISOString() })
+          .where('name', '=', 'bootstrap-admin')
+          .execute();
+        return fn(usersQueries(trx));
+      });
+    },
+  };
 }
 
-export function createUsersRepository(db: Db): UsersRepository {
+function usersQueries(db: Executor) {
   return {
+    findById(id: string): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    /** By email, compared in its normal form (identityKey). */
     findByEmail(email: string): Promise<UserRow | undefined> {
       return db
         .selectFrom('users')
         .selectAll()
-        .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+        .where('email_key', '=', identityKey(email))
         .executeTakeFirst();
     },
 
@@ -30,8 +52,20 @@ export function createUsersRepository(db: Db): UsersRepository {
         .executeTakeFirst();
     },
 
-    async insert(row: NewUserRow): Promise<UserRow> {
-      return db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow();
+    /** Inserts a user; an email or username taken already (in normal form) is a conflict. */
+    async insert(row: Omit<NewUserRow, 'email_key' | 'username_key'>): Promise<InsertResult> {
+      try {
+        const user = await db
+          .insertInto('users')
+          .values({ ...row, email_key: identityKey(row.email), username_key: identityKey(row.username) })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return { user };
+      } catch (err) {
+        const constraint = uniqueViolation(err);
+        if (constraint === null) throw err;
+        return { conflict: constraint.includes('username') ? 'username' : 'email' };
+      }
     },
 
     async count(): Promise<number> {
@@ -48,21 +82,6 @@ export function createUsersRepository(db: Db): UsersRepository {
         .set({ is_active: active ? 1 : 0 })
         .where('id', '=', id)
         .execute();
-    },
-
-    /**
-     * Runs fn in a transaction that first takes the bootstrap lock row, so concurrent
-     * starters (threads or instances, SQLite or PostgreSQL) run it one after another.
-     */
-    withBootstrapLock<T>(fn: (tx: UsersRepository) => Promise<T>): Promise<T> {
-      return db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('app_locks')
-          .set({ touched_at: new Date().toISOString() })
-          .where('name', '=', 'bootstrap-admin')
-          .execute();
-        return fn(createUsersRepository(trx));
-      });
     },
   };
 }

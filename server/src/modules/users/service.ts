@@ -1,13 +1,25 @@
-/** Creating users (with their API token) and the first-admin bootstrap. */
+/** Users: creating them (with their API token), their credentials, and the first admin. */
 import crypto from 'node:crypto';
 import type { Role } from '@upshot/contract';
 import type { UserRow } from '../../db/schema.ts';
-import { isUniqueViolation } from '../../db/database.ts';
-import { ConflictError } from '../../errors.ts';
+import { ConflictError, NotFoundError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decrypt, encrypt, hmacHex, randomToken, type Keys } from '../../lib/crypto.ts';
-import { hashPassword } from '../../lib/passwords.ts';
+import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { toAuthUser } from './presenter.ts';
 import type { UsersRepository } from './repository.ts';
+
+/** The user a request carries (request.auth): who, with what role, and whether active. */
+export type AuthUser = {
+  id: string;
+  role: Role;
+  username: string;
+  email: string;
+  isActive: boolean;
+};
+
+/** Enough of a user to decide what they may see or change. */
+export type Viewer = Pick<AuthUser, 'id' | 'role'>;
 
 export type NewUser = {
   email: string;
@@ -26,13 +38,15 @@ export function createUsersService(deps: {
   defaultQuotaBytes: number;
 }) {
   const { users, keys, clock } = deps;
+  // Unknown emails are checked against this hash so they take as long as a wrong password.
+  const dummyHash = hashPassword(randomToken(16));
 
   async function buildRow(input: NewUser) {
     const apiToken = `up_${randomToken(32)}`;
     return {
       id: crypto.randomUUID(),
-      username: input.username,
-      email: input.email,
+      username: input.username.trim(),
+      email: input.email.trim(),
       role: input.role,
       is_active: 1 as const,
       disk_quota: deps.defaultQuotaBytes,
@@ -44,27 +58,46 @@ export function createUsersService(deps: {
     };
   }
 
-  async function insertUnique(
-    repo: UsersRepository,
-    row: Awaited<ReturnType<typeof buildRow>>,
-  ): Promise<UserRow> {
-    try {
-      return await repo.insert(row);
-    } catch (err) {
-      if (isUniqueViolation(err)) {
-        throw new ConflictError('A user with this email or username already exists');
-      }
-      throw err;
+  async function insert(repo: Pick<UsersRepository, 'insert'>, row: Awaited<ReturnType<typeof buildRow>>) {
+    const result = await repo.insert(row);
+    if ('conflict' in result) {
+      throw new ConflictError(`A user with this ${result.conflict} already exists`);
     }
+    return result.user;
   }
 
   return {
     async create(input: NewUser): Promise<UserRow> {
-      return insertUnique(users, await buildRow(input));
+      return insert(users, await buildRow(input));
+    },
+
+    async get(id: string): Promise<UserRow> {
+      const row = await users.findById(id);
+      if (!row) throw new NotFoundError('User not found');
+      return row;
+    },
+
+    /**
+     * Checks an email and password. `user` is null for an unknown email; `passwordOk` says
+     * whether the password is this user's (an unknown email costs as long as a wrong password).
+     */
+    async verifyCredentials(
+      email: string,
+      password: string,
+    ): Promise<{ user: AuthUser | null; passwordOk: boolean }> {
+      const row = await users.findByEmail(email);
+      const ok = await verifyPassword(row?.password_hash ?? (await dummyHash), password);
+      return { user: row ? toAuthUser(row) : null, passwordOk: row !== undefined && ok };
+    },
+
+    /** A desktop client's personal API token -> its user (active or not); null when unknown. */
+    async findByApiToken(token: string): Promise<AuthUser | null> {
+      const row = await users.findByApiTokenDigest(hmacHex(keys.tokenLookup, token));
+      return row ? toAuthUser(row) : null;
     },
 
     /** The personal API token in clear, for its owner's Settings and uploader configs. */
-    revealApiToken(row: UserRow): string {
+    revealApiToken(row: Pick<UserRow, 'api_token_encrypted'>): string {
       return decrypt(keys.tokenCipher, row.api_token_encrypted);
     },
 
@@ -89,7 +122,7 @@ export function createUsersService(deps: {
       const row = await buildRow(input); // hashed before the lock is taken
       return users.withBootstrapLock(async (tx) => {
         if ((await tx.count()) > 0) return null;
-        return { user: await insertUnique(tx, row), generatedPassword };
+        return { user: await insert(tx, row), generatedPassword };
       });
     },
   };

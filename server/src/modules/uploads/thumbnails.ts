@@ -1,20 +1,19 @@
 /**
  * Thumbnails: a WebP of at most 400 px, made once with sharp (raster images) or from a video
- * frame grabbed by ffmpeg, kept in storage. A file that cannot be thumbnailed is remembered as
- * such, and no failure here ever reaches beyond a 404.
+ * frame grabbed by ffmpeg, kept in storage. Made by a background task after the upload, or on
+ * the first request for one that is still pending. A file that cannot be thumbnailed is
+ * marked failed (its listing then offers no thumbnail), and no failure here reaches beyond a
+ * 404.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { Readable } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
 import type SharpFn from 'sharp';
-import type { UploadRow } from '../../db/schema.ts';
+import type { ThumbnailStatus, UploadRow } from '../../db/schema.ts';
+import { newStorageId } from '../../lib/files.ts';
 import { objectKey, type Storage } from '../../storage/storage.ts';
-import type { UploadsRepository } from '../uploads/repository.ts';
-import { newStorageId } from '../uploads/service.ts';
+import type { UploadsRepository } from './repository.ts';
 
 export const THUMBNAIL_MAX_PX = 400;
-/** Stored in thumbnail_key when no thumbnail can be made, so it is not tried again. */
-export const NO_THUMBNAIL = 'none';
 
 const RASTER = new Set([
   'image/jpeg',
@@ -46,7 +45,11 @@ async function toWebp(input: Readable): Promise<Buffer> {
     .webp({ quality: 80 });
   input.on('error', (err) => transformer.destroy(err));
   input.pipe(transformer);
-  return transformer.toBuffer();
+  try {
+    return await transformer.toBuffer();
+  } finally {
+    input.destroy(); // sharp may stop reading early; the file handle goes either way
+  }
 }
 
 /** One PNG frame from a video file, or null (no frame, ffmpeg failed or took too long). */
@@ -54,21 +57,13 @@ function grabFrame(ffmpeg: string, file: string, atSeconds: number): Promise<Buf
   return new Promise((resolve) => {
     const child = spawn(
       ffmpeg,
-      [
-        '-v',
-        'error',
-        '-ss',
-        String(atSeconds),
-        '-i',
-        file,
-        '-frames:v',
-        '1',
+      ['-v', 'error', '-ss', String(atSeconds), '-i', file, '-frames:v', '1'].concat([
         '-f',
         'image2pipe',
         '-vcodec',
         'png',
         '-',
-      ],
+      ]),
       { stdio: ['ignore', 'pipe', 'ignore'] },
     );
     const chunks: Buffer[] = [];
@@ -93,9 +88,8 @@ export function createThumbnailer(deps: {
   storage: Storage;
   uploads: UploadsRepository;
   ffmpeg: string | null;
-  log: FastifyBaseLogger;
 }) {
-  const { storage, uploads, ffmpeg, log } = deps;
+  const { storage, uploads, ffmpeg } = deps;
   // Requests for a thumbnail being made wait for the same work (per process).
   const inFlight = new Map<string, Promise<string | null>>();
 
@@ -111,33 +105,45 @@ export function createThumbnailer(deps: {
     return null;
   }
 
-  async function make(row: UploadRow): Promise<string | null> {
-    let webp: Buffer | null = null;
+  /** Makes and records the thumbnail; null when none can be made (the upload is marked failed). */
+  async function make(row: UploadRow, replaces: string | null): Promise<string | null> {
+    let webp: Buffer | null;
     try {
       webp = await render(row);
-    } catch (err) {
-      log.warn({ err, uploadId: row.id }, 'thumbnail failed');
+    } catch {
+      webp = null; // not an image sharp can read: a fact about the file, not an error
     }
     if (!webp) {
-      await uploads.setThumbnailKey(row.id, NO_THUMBNAIL);
+      await uploads.setThumbnailFailed(row.id);
       return null;
     }
     const key = objectKey('t', newStorageId());
     await storage.put(key, Readable.from([webp]));
-    await uploads.setThumbnailKey(row.id, key);
-    return key;
+    if (await uploads.setThumbnailReady(row.id, key, replaces)) return key;
+    // Deleted meanwhile, or another request recorded one first: this one belongs to nobody.
+    await storage.delete(key);
+    const current = await uploads.findById(row.id);
+    return current?.thumbnail_status === 'ready' ? current.thumbnail_key : null;
   }
 
   return {
+    /** What a new upload of this type starts as. */
+    initialStatus(mimeType: string): ThumbnailStatus {
+      const mime = mimeType.toLowerCase();
+      return RASTER.has(mime) || (mime.startsWith('video/') && ffmpeg) ? 'pending' : 'none';
+    },
+
     /** The storage key of the upload's thumbnail, made now if needed; null when there is none. */
     async keyFor(row: UploadRow): Promise<string | null> {
-      if (row.thumbnail_key === NO_THUMBNAIL) return null;
-      if (row.thumbnail_key && (await storage.size(row.thumbnail_key)) !== null) {
-        return row.thumbnail_key;
+      if (row.thumbnail_status === 'none' || row.thumbnail_status === 'failed') return null;
+      let replaces: string | null = null;
+      if (row.thumbnail_status === 'ready' && row.thumbnail_key) {
+        if ((await storage.size(row.thumbnail_key)) !== null) return row.thumbnail_key;
+        replaces = row.thumbnail_key; // recorded, but its object is gone: make it again
       }
       const running = inFlight.get(row.id);
       if (running) return running;
-      const job = make(row).finally(() => inFlight.delete(row.id));
+      const job = make(row, replaces).finally(() => inFlight.delete(row.id));
       inFlight.set(row.id, job);
       return job;
     },

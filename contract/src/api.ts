@@ -1,0 +1,208 @@
+/**
+ * The route table with its schemas: for every endpoint its method, path and access (from
+ * routes.ts), its params, query and body, and its responses. The server registers and
+ * validates routes from it and serializes responses through it (a field that is not in a
+ * response schema never leaves the server); the OpenAPI reference is generated from it; the
+ * web client takes its types from it.
+ */
+import { z } from 'zod';
+import { AuthResponse, LoginRequest } from './auth.ts';
+import { ROUTES, type RouteSpec } from './routes.ts';
+import { ServerConfig } from './system.ts';
+import {
+  AccessUrlResponse,
+  BatchDeleteResponse,
+  BatchUploadIds,
+  ChunkCompleteRequest,
+  ChunkCompleteResponse,
+  ChunkForm,
+  ChunkInitRequest,
+  ChunkQuery,
+  ChunkInitResponse,
+  ChunkStatusResponse,
+  IdParams,
+  ListUploadsQuery,
+  ListUploadsResponse,
+  UpdateUploadRequest,
+  Upload,
+  UploadFileForm,
+  UploadIdParams,
+  UploadResponse,
+} from './uploads.ts';
+import { User } from './users.ts';
+
+export type SuccessStatus = 200 | 201 | 204 | 206;
+
+export type EndpointSchemas = {
+  /** OpenAPI tag: the domain. */
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** multipart/form-data fields, in the order to send them; the route reads them as they stream. */
+  form?: z.ZodObject;
+  /** Success answers by status; null: no body. */
+  responses: Partial<Record<SuccessStatus, z.ZodType | null>>;
+  /** Content types of a body that is not JSON (a file, a thumbnail). */
+  produces?: string[];
+};
+
+export type Endpoint = RouteSpec & EndpointSchemas;
+
+function endpoint<const R extends RouteSpec, const S extends EndpointSchemas>(route: R, schemas: S) {
+  return { ...route, ...schemas };
+}
+
+const OpenApiDocument = z.record(z.string(), z.unknown());
+
+export const API = {
+  config: endpoint(ROUTES.config, {
+    tag: 'System',
+    summary: 'What the web app needs to know about this server',
+    responses: { 200: ServerConfig },
+  }),
+  openapi: endpoint(ROUTES.openapi, {
+    tag: 'System',
+    summary: 'This reference as an OpenAPI 3.1 document',
+    responses: { 200: OpenApiDocument },
+  }),
+
+  login: endpoint(ROUTES.login, {
+    tag: 'Auth',
+    summary: 'Sign in with email and password',
+    description:
+      'Answers a session token for `Authorization: Bearer`. Limited to 10 attempts a minute per address and per account.',
+    body: LoginRequest,
+    responses: { 200: AuthResponse },
+  }),
+  logout: endpoint(ROUTES.logout, {
+    tag: 'Auth',
+    summary: 'Sign out: revoke this session token',
+    responses: { 204: null },
+  }),
+  me: endpoint(ROUTES.me, {
+    tag: 'Auth',
+    summary: 'The signed-in user',
+    responses: { 200: User },
+  }),
+
+  uploadFile: endpoint(ROUTES.uploadFile, {
+    tag: 'Uploads',
+    summary: 'Upload one file (up to 100 MiB)',
+    description:
+      'multipart/form-data: the optional field `isPublic` first, then the file in `file`. Larger files use the chunked upload.',
+    form: UploadFileForm,
+    responses: { 201: UploadResponse },
+  }),
+  listUploads: endpoint(ROUTES.listUploads, {
+    tag: 'Uploads',
+    summary: "The caller's uploads, filtered, searched, sorted and paged",
+    query: ListUploadsQuery,
+    responses: { 200: ListUploadsResponse },
+  }),
+  getUpload: endpoint(ROUTES.getUpload, {
+    tag: 'Uploads',
+    summary: 'One upload',
+    params: IdParams,
+    responses: { 200: Upload },
+  }),
+  uploadAccessUrl: endpoint(ROUTES.uploadAccessUrl, {
+    tag: 'Uploads',
+    summary: 'Signed links to a private upload and its thumbnail, valid 10 minutes',
+    params: IdParams,
+    responses: { 200: AccessUrlResponse },
+  }),
+  updateUpload: endpoint(ROUTES.updateUpload, {
+    tag: 'Uploads',
+    summary: 'Set or remove the custom (vanity) URL',
+    params: IdParams,
+    body: UpdateUploadRequest,
+    responses: { 200: Upload },
+  }),
+  deleteUpload: endpoint(ROUTES.deleteUpload, {
+    tag: 'Uploads',
+    summary: 'Delete an upload and its bytes',
+    params: IdParams,
+    responses: { 204: null },
+  }),
+  batchDeleteUploads: endpoint(ROUTES.batchDeleteUploads, {
+    tag: 'Uploads',
+    summary: 'Delete up to 1000 uploads',
+    body: BatchUploadIds,
+    responses: { 200: BatchDeleteResponse },
+  }),
+
+  chunkedInit: endpoint(ROUTES.chunkedInit, {
+    tag: 'Chunked uploads',
+    summary: 'Start a resumable upload of a large file',
+    body: ChunkInitRequest,
+    responses: { 201: ChunkInitResponse },
+  }),
+  chunkedChunk: endpoint(ROUTES.chunkedChunk, {
+    tag: 'Chunked uploads',
+    summary: 'Send one chunk (any order; sending one again replaces it)',
+    description:
+      'multipart/form-data: `uploadId` and `chunkIndex` first (or in the query string), then the bytes in `chunk`.',
+    query: ChunkQuery,
+    form: ChunkForm,
+    responses: { 204: null },
+  }),
+  chunkedComplete: endpoint(ROUTES.chunkedComplete, {
+    tag: 'Chunked uploads',
+    summary: 'Assemble the chunks into the upload',
+    description:
+      'Safe to repeat: once the upload exists, completing again answers the same upload with 200.',
+    body: ChunkCompleteRequest,
+    responses: { 201: ChunkCompleteResponse, 200: ChunkCompleteResponse },
+  }),
+  chunkedStatus: endpoint(ROUTES.chunkedStatus, {
+    tag: 'Chunked uploads',
+    summary: 'Which chunks the server has stored (to resume)',
+    params: UploadIdParams,
+    responses: { 200: ChunkStatusResponse },
+  }),
+  chunkedAbort: endpoint(ROUTES.chunkedAbort, {
+    tag: 'Chunked uploads',
+    summary: 'Abandon a chunked upload and its bytes',
+    params: UploadIdParams,
+    responses: { 204: null },
+  }),
+
+  thumbnail: endpoint(ROUTES.thumbnail, {
+    tag: 'Links',
+    summary: "An upload's thumbnail (WebP, at most 400 px)",
+    description: 'Private uploads need `expires` and `signature` from a signed link.',
+    params: z.object({ code: z.string() }),
+    responses: { 200: null },
+    produces: ['image/webp'],
+  }),
+  file: endpoint(ROUTES.file, {
+    tag: 'Links',
+    summary: 'The file behind a short code or custom URL',
+    description:
+      'Supports Range, If-None-Match and If-Modified-Since. Private uploads answer 404 to everyone but their owner, admins and signed links.',
+    params: z.object({ slug: z.string() }),
+    responses: { 200: null, 206: null },
+    produces: ['application/octet-stream'],
+  }),
+} as const satisfies Record<string, Endpoint>;
+
+export type Api = typeof API;
+export type EndpointName = keyof Api;
+
+type Input<S> = S extends z.ZodType ? z.input<S> : never;
+type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** What a call sends: `params`, `query` and `body` where the endpoint has them. */
+export type EndpointRequest<E> = (E extends { params: z.ZodType }
+  ? { params: Input<E['params']> }
+  : { params?: undefined }) &
+  (E extends { query: z.ZodType } ? { query?: Input<E['query']> } : { query?: undefined }) &
+  (E extends { body: z.ZodType } ? { body: Input<E['body']> } : { body?: undefined });
+
+/** What a successful call answers (undefined for 204). */
+export type EndpointResponse<E> = E extends { responses: infer R }
+  ? { [K in keyof R]: Output<R[K]> }[keyof R]
+  : never;

@@ -1,0 +1,199 @@
+/**
+ * Constants both sides need, importable without zod (`@upshot/contract/constants`), so the web
+ * bundle carries no schema library unless a form really needs one.
+ */
+
+export const API_BASE = '/api';
+
+/** Header a desktop client (ShareX, scripts) sends its personal API token in. */
+export const API_TOKEN_HEADER = 'x-api-token';
+
+/** localStorage key the web app keeps its session token under. */
+export const AUTH_TOKEN_STORAGE_KEY = 'auth_token';
+
+export const MIN_PASSWORD_LENGTH = 8;
+
+export const ROLES = ['user', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** 10 GiB: the quota a new user gets unless DEFAULT_QUOTA_BYTES says otherwise. */
+export const DEFAULT_QUOTA_BYTES = 10 * 1024 ** 3;
+
+export const ERROR_CODES = [
+  'validation_error',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'rate_limited',
+  'internal_error',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+// --- Uploads ---------------------------------------------------------------------------------
+
+/** Files up to this size go in one request; larger ones use the chunked protocol. */
+export const MAX_SIMPLE_UPLOAD_BYTES = 100 * 1024 * 1024;
+/** Size of every chunk but the last (50 MiB). The server says which it uses (init, /api/config). */
+export const CHUNK_SIZE = 52_428_800;
+/** Default ceiling for one file (MAX_UPLOAD_BYTES on the server). */
+export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 ** 3;
+/** A chunk progress bar stops here until the server confirms the whole file. */
+export const CHUNK_PROGRESS_CAP = 90;
+
+export function expectedChunkCount(totalSize: number, chunkSize = CHUNK_SIZE): number {
+  return Math.max(1, Math.ceil(totalSize / chunkSize));
+}
+
+export const SHORT_CODE_LENGTH = 6;
+/** Lower-case letters and digits without look-alikes (0/o, 1/i/l), so links survive retyping. */
+export const SHORT_CODE_ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';
+
+export const VANITY_MIN = 3;
+export const VANITY_MAX = 50;
+export const VANITY_PATTERN = /^[A-Za-z0-9_-]+$/;
+
+export const FILE_TYPES = ['images', 'videos', 'documents', 'archives'] as const;
+export type FileType = (typeof FILE_TYPES)[number];
+
+export const SORTS = ['newest', 'oldest', 'largest', 'smallest', 'most-viewed'] as const;
+export type Sort = (typeof SORTS)[number];
+export const DEFAULT_SORT: Sort = 'newest';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MIN_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+export const MAX_SEARCH_LENGTH = 200;
+/** Ids in one batch request. */
+export const MAX_BATCH_IDS = 1000;
+
+const DOCUMENT_TYPES = new Set([
+  'application/pdf',
+  'application/msword',
+  'application/rtf',
+  'application/vnd.oasis.opendocument.text',
+  'application/vnd.oasis.opendocument.spreadsheet',
+  'application/vnd.oasis.opendocument.presentation',
+  'application/vnd.ms-excel',
+  'application/vnd.ms-powerpoint',
+  'application/epub+zip',
+  'application/json',
+  'application/xml',
+]);
+const ARCHIVE_TYPES = new Set([
+  'application/zip',
+  'application/x-zip-compressed',
+  'application/x-tar',
+  'application/gzip',
+  'application/x-gzip',
+  'application/x-bzip2',
+  'application/x-xz',
+  'application/x-7z-compressed',
+  'application/x-rar-compressed',
+  'application/vnd.rar',
+  'application/zstd',
+]);
+
+/** The one mapping from a mime type to the filter group (null: none of the groups). */
+export function fileTypeOf(mimeType: string): FileType | null {
+  const mime = mimeType.toLowerCase().split(';')[0]?.trim() ?? '';
+  if (mime.startsWith('image/')) return 'images';
+  if (mime.startsWith('video/')) return 'videos';
+  if (ARCHIVE_TYPES.has(mime)) return 'archives';
+  if (
+    DOCUMENT_TYPES.has(mime) ||
+    mime.startsWith('text/') ||
+    mime.startsWith('application/vnd.openxmlformats-officedocument.')
+  ) {
+    return 'documents';
+  }
+  return null;
+}
+
+// --- Paths -----------------------------------------------------------------------------------
+
+/** Client-side routes of the web app; the server answers them with index.html. */
+export const SPA_ROUTES = [
+  '/',
+  '/login',
+  '/request-access',
+  '/register',
+  '/dashboard',
+  '/uploads',
+  '/settings',
+  '/admin',
+  '/profile',
+] as const;
+
+/** First path segments the server itself answers (besides the SPA routes and the links). */
+export const SERVER_PREFIXES = ['api', 'thumb', 'assets', 'docs', 'health', 'metrics'] as const;
+
+/** Files at the root of the web build (web/public). */
+export const ROOT_FILES = ['favicon.ico', 'favicon.svg', 'robots.txt', 'manifest.json'] as const;
+
+/**
+ * First path segments a vanity URL may never take, compared case-insensitively: everything the
+ * app or the server answers today, and the pages and short prefixes planned next, so a vanity
+ * taken today never hides a page shipped tomorrow.
+ */
+export const RESERVED_PATHS: readonly string[] = [
+  ...new Set([
+    ...SPA_ROUTES.map((route) => route.split('/')[1] ?? '').filter((s) => s !== ''),
+    ...SERVER_PREFIXES,
+    ...ROOT_FILES,
+    // planned pages and link prefixes
+    'tags',
+    'stats',
+    'users',
+    'invite',
+    'invites',
+    'register',
+    'reset',
+    'share',
+    'u',
+    'v',
+    'd',
+    'p',
+    't',
+    // words a user might reasonably expect to be the app's own
+    'upload',
+    'logout',
+    'static',
+    'files',
+    'f',
+    's',
+  ]),
+];
+
+export function isReservedPath(slug: string): boolean {
+  return RESERVED_PATHS.includes(slug.toLowerCase());
+}
+
+// --- Text ------------------------------------------------------------------------------------
+
+/** C0 and C1 control characters (NUL included): refused in every text field that is stored. */
+// eslint-disable-next-line no-control-regex
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Bidirectional controls, which can make `gpj.exe` display as `exe.jpg`. */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
+
+/** A filename as it may be shown: no path, control or bidirectional characters, 255 at most. */
+export function cleanDisplayName(name: string): string {
+  const base = (name.split(/[\\/]/).pop() ?? '')
+    .replace(new RegExp(CONTROL_CHARACTERS.source, 'g'), '')
+    .replace(new RegExp(BIDI_CONTROLS.source, 'g'), '')
+    .trim();
+  return (base || 'file').slice(0, 255);
+}
+
+export { ROUTES, routePath, type Access, type RouteName, type RouteSpec } from './routes.ts';
+
+/**
+ * The one normal form of an email address or username for uniqueness and lookup: Unicode NFKC,
+ * lower case. The same in code on both engines (SQLite's lower() folds ASCII only).
+ */
+export function identityKey(value: string): string {
+  return value.trim().normalize('NFKC').toLowerCase().normalize('NFKC');
+}

@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/** What the web app needs to know about this server, instead of guessing it. */
+export const ServerConfig = z
+  .object({
+    /** Origin of every link (PUBLIC_URL), without a trailing slash. */
+    publicUrl: z.string(),
+    /** Size of every chunk but the last in the chunked protocol. */
+    chunkSize: z.number().int().positive(),
+    /** Files up to this size go in one request (POST /api/upload). */
+    maxSimpleUploadBytes: z.number().int().positive(),
+    /** Largest file the server takes at all. */
+    maxUploadBytes: z.number().int().positive(),
+    version: z.string(),
+  })
+  .meta({ id: 'ServerConfig' });
+export type ServerConfig = z.infer<typeof ServerConfig>;

@@ -1,0 +1,21 @@
+/** String schemas every endpoint builds on: nothing that reaches the database carries a control character. */
+import { z } from 'zod';
+import { CONTROL_CHARACTERS } from './constants.ts';
+
+const NO_CONTROL = 'must not contain control characters';
+
+/** Free text that is stored or searched: at most `max` characters, no control characters. */
+export function text(max: number) {
+  return z
+    .string()
+    .max(max)
+    .refine((s) => !CONTROL_CHARACTERS.test(s), NO_CONTROL);
+}
+
+/** A record id in a path, a query or a body (uuids, and the ids tests and older rows use). */
+export const Id = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be an id');
+
+/** A boolean sent as a form field or a query value. */
+export const Boolish = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');

@@ -1,0 +1,55 @@
+/** The uploads module's only door: uploads, their links, thumbnails and orphaned bytes. */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/database.ts';
+import type { UploadSearch } from '../../db/search.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { FileHasher } from '../../lib/file-hasher.ts';
+import type { Storage } from '../../storage/storage.ts';
+import type { Module } from '../module.ts';
+import type { Links } from './links.ts';
+import { createOrphanSweeper, type OrphanSweeper } from './orphans.ts';
+import { createUploadsRepository } from './repository.ts';
+import { uploadsRoutes } from './routes.ts';
+import { createUploadsService, type UploadsService } from './service.ts';
+import { createThumbnailer } from './thumbnails.ts';
+
+export { createLinks, type LinkKind, type Links } from './links.ts';
+export { toUploadResponse } from './presenter.ts';
+export { ORPHAN_GRACE_MS } from './orphans.ts';
+export { ffmpegAvailable } from './thumbnails.ts';
+export { TASKS as UPLOAD_TASKS, type UploadsService } from './service.ts';
+
+export function createUploadsModule(deps: {
+  db: Db;
+  search: UploadSearch;
+  storage: Storage;
+  clock: Clock;
+  links: Links;
+  fileHasher: FileHasher;
+  ffmpeg: string | null;
+  kickTasks: () => void;
+  log: FastifyBaseLogger;
+}): Module & { service: UploadsService; sweepOrphans: OrphanSweeper['sweep'] } {
+  const { db, storage, clock, log } = deps;
+  const repository = createUploadsRepository(db, deps.search);
+  const thumbnails = createThumbnailer({ storage, uploads: repository, ffmpeg: deps.ffmpeg });
+  const service = createUploadsService({
+    uploads: repository,
+    storage,
+    clock,
+    fileHasher: deps.fileHasher,
+    links: deps.links,
+    thumbnails,
+    kickTasks: deps.kickTasks,
+    onError: (err, context) => log.error({ err, ...context }, 'upload bookkeeping failed'),
+  });
+  const orphans = createOrphanSweeper({ uploads: repository, storage, clock, log });
+  return {
+    name: 'uploads',
+    routes: uploadsRoutes({ uploads: service, links: deps.links, clock }),
+    jobs: [{ name: 'orphaned-bytes', intervalMs: 6 * 60 * 60 * 1000, run: () => orphans.sweep() }],
+    tasks: service.tasks,
+    service,
+    sweepOrphans: orphans.sweep,
+  };
+}

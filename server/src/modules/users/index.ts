@@ -1,0 +1,20 @@
+/** The users module's only door. */
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Keys } from '../../lib/crypto.ts';
+import type { Module } from '../module.ts';
+import { createUsersRepository } from './repository.ts';
+import { createUsersService, type UsersService } from './service.ts';
+
+export { toUserResponse } from './presenter.ts';
+export type { AuthUser, NewUser, UsersService, Viewer } from './service.ts';
+
+export function createUsersModule(deps: {
+  db: Db;
+  keys: Keys;
+  clock: Clock;
+  defaultQuotaBytes: number;
+}): Module & { service: UsersService } {
+  const service = createUsersService({ users: createUsersRepository(deps.db), ...deps });
+  return { name: 'users', routes: [], jobs: [], tasks: {}, service };
+}
