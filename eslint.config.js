@@ -33,6 +33,42 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      // The contract's index carries zod: the web takes types from it and values from the
+      // zod-free '@upshot/contract/constants', so the schema library stays out of the bundle.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@upshot/contract',
+              allowTypeImports: true,
+              message: "Import values from '@upshot/contract/constants'; only types from here.",
+            },
+            { name: 'zod', message: 'The web app does not bundle zod.' },
+          ],
+          patterns: [{ group: ['zod/*'], message: 'The web app does not bundle zod.' }],
+        },
+      ],
+    },
+  },
+  {
+    // An API path is written once, in the contract's route table: the app calls endpoints by
+    // name (api.call('listUploads')). Tests and their fetch fakes may spell paths out.
+    files: ['web/src/**/*.{ts,tsx}'],
+    ignores: ['web/src/**/*.test.{ts,tsx}', 'web/src/test/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        noProcessEnv,
+        {
+          selector: 'Literal[value=/^\\/api(\\/|$)/]',
+          message: 'Call the endpoint by its name in ROUTES (api.call), not by its path.',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/^\\/api(\\/|$)/]',
+          message: 'Call the endpoint by its name in ROUTES (api.call), not by its path.',
+        },
+      ],
     },
   },
   {

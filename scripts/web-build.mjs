@@ -38,6 +38,11 @@ export function webBuildIsStale() {
 export function ensureWebBuilt() {
   if (!webBuildIsStale()) return;
   process.stdout.write('Building the web app...\n');
-  const res = spawnSync('npm', ['run', 'build', '-w', 'web'], { cwd: root, stdio: 'inherit' });
+  // Always a production build, whatever NODE_ENV the caller runs under (vitest sets 'test').
+  const res = spawnSync('npm', ['run', 'build', '-w', 'web'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (res.status !== 0) throw new Error(`web build failed (exit ${res.status})`);
 }

@@ -31,15 +31,11 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunks each page needs (bench/web-bundle.ts reads it).
+    manifest: true,
     rollupOptions: {
-      output: {
-        // Libraries change less often than the app: separate chunks keep their long cache.
-        manualChunks(id) {
-          if (!id.includes('/node_modules/')) return undefined;
-          if (/\/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return 'react';
-          return 'vendor';
-        },
-      },
+      // No manualChunks: Rollup splits by what each lazily loaded page imports, so a screen
+      // downloads the libraries it uses and not those of every other screen.
       onwarn(warning, warn) {
         // zod ships explanatory comments next to its @__PURE__ marks; Rollup only notes it drops them.
         if (warning.code === 'INVALID_ANNOTATION' && warning.id?.includes('/node_modules/zod/')) {

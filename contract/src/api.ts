@@ -51,7 +51,10 @@ export type EndpointSchemas = {
 
 export type Endpoint = RouteSpec & EndpointSchemas;
 
-function endpoint<const R extends RouteSpec, const S extends EndpointSchemas>(route: R, schemas: S) {
+function endpoint<const R extends RouteSpec, const S extends EndpointSchemas>(
+  route: R,
+  schemas: S,
+) {
   return { ...route, ...schemas };
 }
 

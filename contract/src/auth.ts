@@ -8,5 +8,7 @@ export const LoginRequest = z.object({
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
-export const AuthResponse = z.object({ token: z.string(), user: User }).meta({ id: 'AuthResponse' });
+export const AuthResponse = z
+  .object({ token: z.string(), user: User })
+  .meta({ id: 'AuthResponse' });
 export type AuthResponse = z.infer<typeof AuthResponse>;

@@ -39,7 +39,13 @@ describe('signing in and out', () => {
     await page.getByLabel('Email').fill('admin@example.com');
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('Invalid credentials').waitFor();
+    // Under the fields (for a screen reader, tied to them) and in the toast.
+    const alert = page.locator('form').getByRole('alert');
+    await alert.getByText('Invalid credentials').waitFor();
+    await page.locator('[data-sonner-toast]', { hasText: 'Invalid credentials' }).waitFor();
+    await expect(page.getByLabel('Password').getAttribute('aria-describedby')).resolves.toBe(
+      await alert.getAttribute('id'),
+    );
     expect(page.url()).toBe(`${server.url}/login`);
     await screenshot(page, '02-login-error');
   });
@@ -63,6 +69,31 @@ describe('signing in and out', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Account menu' }).waitFor();
     expect(page.url()).toBe(`${server.url}/dashboard`);
+  });
+
+  it('sends the user to sign in when the session is revoked elsewhere, and back to the page after', async () => {
+    await page.goto(`${server.url}/uploads?type=images`);
+    await page.getByRole('button', { name: 'File type: Images' }).waitFor();
+    // The session ends behind the app's back (signed out on another device, say).
+    const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+    const revoked = await fetch(`${server.url}/api/auth/logout`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(revoked.status).toBe(204);
+
+    // The next call the app makes answers 401.
+    await page.getByRole('button', { name: 'File type: Images' }).click();
+    await page.getByRole('menuitemradio', { name: 'Documents' }).click();
+    await page.waitForURL(`${server.url}/login`);
+    await page.getByText('Your session has expired. Please sign in again.').waitFor();
+    expect(await page.evaluate(() => localStorage.getItem('auth_token'))).toBeNull();
+
+    await page.getByLabel('Email').fill('admin@example.com');
+    await page.getByLabel('Password').fill('e2e-admin-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${server.url}/uploads?type=documents`);
+    await page.getByRole('button', { name: 'File type: Documents' }).waitFor();
   });
 
   it('opens the avatar menu with the username and email', async () => {

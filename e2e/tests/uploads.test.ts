@@ -67,7 +67,33 @@ describe('the Uploads screen', () => {
       .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
       .toBe(400);
     await expect(card('notes.txt').getByText('Private').count()).resolves.toBe(0);
+    // No thumbnail for text: the card shows an icon, not a broken picture.
+    await expect(card('notes.txt').locator('img').count()).resolves.toBe(0);
     await screenshot(page, '12-uploads-grid');
+  });
+
+  it('sends a file with a blank type as it is, and the server names its type', async () => {
+    const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+    const res = await fetch(`${server.url}/api/uploads?search=notes`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const { uploads } = (await res.json()) as { uploads: { mimeType: string }[] };
+    expect(uploads.map((u) => u.mimeType)).toEqual(['text/plain']);
+  });
+
+  it('gives each card one tab stop per action, each named after the file', async () => {
+    const names = await card('pixel.png').evaluate((article) =>
+      [...article.querySelectorAll<HTMLElement>('a[href], button, input')]
+        .filter((element) => element.tabIndex >= 0)
+        .map((element) => element.getAttribute('aria-label')),
+    );
+    expect(names).toEqual([
+      'Select pixel.png',
+      'Open pixel.png',
+      'Copy URL of pixel.png',
+      'Set custom URL for pixel.png',
+      'Delete pixel.png',
+    ]);
   });
 
   it('links to the exact bytes that were uploaded', async () => {
@@ -111,18 +137,88 @@ describe('the Uploads screen', () => {
     await expect.poll(() => page.getByRole('article').count()).toBe(2);
   });
 
+  it('keeps the filters in the address: a reload, back and a shared link keep them', async () => {
+    await page.getByPlaceholder('Search uploads...').fill('pixel');
+    await page.waitForURL(`${server.url}/uploads?search=pixel`);
+    await page.getByRole('button', { name: /^Sort/ }).click();
+    await page.getByRole('menuitemradio', { name: 'Largest' }).click();
+    await page.waitForURL(`${server.url}/uploads?search=pixel&sort=largest`);
+    await expect.poll(() => page.getByRole('article').count()).toBe(1);
+
+    await page.reload();
+    await card('pixel.png').waitFor();
+    await expect(page.getByPlaceholder('Search uploads...').inputValue()).resolves.toBe('pixel');
+    await page.getByRole('button', { name: 'Sort: Largest', exact: true }).waitFor();
+    await expect.poll(() => page.getByRole('article').count()).toBe(1);
+
+    await page.goBack();
+    await page.waitForURL(`${server.url}/uploads?search=pixel`);
+    await page.getByRole('button', { name: 'Sort: Newest', exact: true }).waitFor();
+
+    await page.goBack();
+    await page.waitForURL(`${server.url}/uploads`);
+    await expect(page.getByPlaceholder('Search uploads...').inputValue()).resolves.toBe('');
+    await expect.poll(() => page.getByRole('article').count()).toBe(2);
+
+    // A link someone shared opens filtered in a tab of its own.
+    const shared = await browser.context.newPage();
+    await shared.goto(`${server.url}/uploads?type=documents`);
+    await shared.getByRole('article', { name: 'notes.txt' }).waitFor();
+    await expect.poll(() => shared.getByRole('article').count()).toBe(1);
+    await shared.close();
+  });
+
+  it("goes chunked above the server's simple-upload limit and completes in the browser", async () => {
+    // The server keeps 100 MiB as its limit; this page is told 1 KiB, so a small file takes
+    // the chunked path (init, chunk, complete) against the real server.
+    await page.route('**/api/config', async (route) => {
+      const response = await route.fetch();
+      const config = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({ response, json: { ...config, maxSimpleUploadBytes: 1024 } });
+    });
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url());
+      if (pathname.startsWith('/api/chunked-upload') || pathname === '/api/upload') {
+        calls.push(`${request.method()} ${pathname}`);
+      }
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Upload Files' }).first().click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('Files over 1 KB are sent in').waitFor();
+    const big = Buffer.from('chunked upload line\n'.repeat(500));
+    await dialog
+      .getByLabel('Choose files to upload')
+      .setInputFiles([{ name: 'big.log', mimeType: 'text/plain', buffer: big }]);
+    await dialog.getByRole('listitem', { name: 'big.log' }).getByText('Chunked').waitFor();
+    await dialog.getByRole('button', { name: 'Upload 1 file(s)' }).click();
+    await page.getByText('1 file(s) uploaded successfully').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    expect(calls).toEqual([
+      'POST /api/chunked-upload/init',
+      'POST /api/chunked-upload/chunk',
+      'POST /api/chunked-upload/complete',
+    ]);
+    const href = await card('big.log')
+      .getByRole('link', { name: 'Open big.log' })
+      .getAttribute('href');
+    expect((await fetchBytes(href as string)).equals(big)).toBe(true);
+    await page.unroute('**/api/config');
+  });
+
   it('selects all and deletes them in one batch', async () => {
     await page.getByLabel('Select All').click();
     const bar = page
       .getByRole('region', { name: 'Selected uploads' })
       .or(page.getByLabel('Selected uploads'));
-    await bar.getByText('2 selected').waitFor();
+    await bar.getByText('3 selected').waitFor();
     await screenshot(page, '15-selection');
     await bar.getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('alertdialog');
-    await confirm.getByText('Delete 2 upload(s)? This cannot be undone.').waitFor();
+    await confirm.getByText('Delete 3 upload(s)? This cannot be undone.').waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();
-    await page.getByText('2 upload(s) deleted').waitFor();
+    await page.getByText('3 upload(s) deleted').waitFor();
     await page.getByText('No uploads yet').waitFor();
   });
 });

@@ -54,11 +54,12 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
-const APP_VERSION = (
-  JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version?: string;
-  }
-).version ?? '0.0.0';
+const APP_VERSION =
+  (
+    JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    }
+  ).version ?? '0.0.0';
 
 /** Parses an environment (process.env by default); the message names every wrong variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

@@ -1,15 +1,14 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
+import { BrowserRouter } from 'react-router';
 import { Toaster } from './components/ui/sonner.tsx';
 import { AuthProvider } from './features/auth/index.ts';
 import './index.css';
 import { createQueryClient } from './lib/query-client.ts';
-import { createAppRouter } from './router.tsx';
+import { AppRoutes } from './router.tsx';
 
 const queryClient = createQueryClient();
-const router = createAppRouter();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
@@ -18,7 +17,9 @@ createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <AuthProvider>
-        <RouterProvider router={router} />
+        <BrowserRouter>
+          <AppRoutes />
+        </BrowserRouter>
         <Toaster />
       </AuthProvider>
     </QueryClientProvider>

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/harness.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/context.ts';
 import { createUploadsRepository } from '../modules/uploads/repository.ts';
 import { openDatabase, type DatabaseHandle } from './database.ts';
 import { MIGRATIONS, migrateTo, migrateToLatest } from './migrate.ts';
@@ -80,14 +80,17 @@ describe('the migration runner', () => {
       },
     };
     await legacy().insertInto('users').values(legacyUser('kept')).execute();
-    await expect(
-      migrateToLatest(handle, { ...MIGRATIONS, '9999-broken': broken }),
-    ).rejects.toThrow('crash in the middle');
+    await expect(migrateToLatest(handle, { ...MIGRATIONS, '9999-broken': broken })).rejects.toThrow(
+      'crash in the middle',
+    );
     expect(await tableExists('half_done')).toBe(false);
     const users = await handle.db.selectFrom('users').select('username').execute();
     expect(users.map((u) => u.username)).toEqual(['kept']);
     // It was not recorded as applied: fixed, it runs.
-    const applied = await handle.db.selectFrom('kysely_migration' as never).selectAll().execute();
+    const applied = await handle.db
+      .selectFrom('kysely_migration' as never)
+      .selectAll()
+      .execute();
     expect(JSON.stringify(applied)).not.toContain('9999');
   });
 });
@@ -137,7 +140,11 @@ describe('0004-hardening', () => {
       .select(['email', 'email_key', 'username_key'])
       .where('id', '=', unal.id)
       .executeTakeFirstOrThrow();
-    expect(row).toEqual({ email: 'Ünal@Example.com', email_key: 'ünal@example.com', username_key: 'ünal' });
+    expect(row).toEqual({
+      email: 'Ünal@Example.com',
+      email_key: 'ünal@example.com',
+      username_key: 'ünal',
+    });
   });
 
   it('stops, naming the accounts, when two emails differ only in case beyond ASCII', async () => {

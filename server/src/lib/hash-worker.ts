@@ -25,7 +25,7 @@ function sha256(file: string): string {
   const fd = fs.openSync(file, 'r');
   try {
     const hash = crypto.createHash('sha256');
-    for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
+    for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0;) {
       hash.update(buffer.subarray(0, n));
     }
     return hash.digest('hex');

@@ -36,7 +36,7 @@ export function readMultipartFile(
 ): Promise<MultipartFile> {
   const { fileField, maxFields = 10, maxFieldBytes = 1024, usage } = options;
   const contentType = request.headers['content-type'] ?? '';
-  if (!/^multipart\/form-data\s*;/i.test(contentType)) throw new ValidationError(usage);
+  if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) throw new ValidationError(usage);
 
   let parser: BusboyInstance;
   try {
@@ -75,28 +75,34 @@ export function readMultipartFile(
     settleEnd.reject(failure);
   };
 
-  parser.on('field', (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
-    if (fileSeen) return fail(`The field "${name}" must come before the file`);
-    if (valueTruncated) return fail(`The field "${name}" is longer than ${maxFieldBytes} bytes`);
-    fields[name] = value;
-  });
-  parser.on('file', (name: string, stream: Readable, filename: string, _enc: string, mime: string) => {
-    stream.on('error', (err: Error) => fail(`${CUT_SHORT}: ${err.message}`));
-    if (name !== fileField) {
-      stream.resume();
-      return fail(`Unexpected file field "${name}": send the file in "${fileField}"`);
-    }
-    fileSeen = true;
-    stream.pipe(file);
-    settleStart.resolve({
-      fields,
-      filename: filename ?? '',
-      mimeType: mime ?? '',
-      stream: file,
-      finished,
-      discard,
-    });
-  });
+  parser.on(
+    'field',
+    (name: string, value: string, _nameTruncated: boolean, valueTruncated: boolean) => {
+      if (fileSeen) return fail(`The field "${name}" must come before the file`);
+      if (valueTruncated) return fail(`The field "${name}" is longer than ${maxFieldBytes} bytes`);
+      fields[name] = value;
+    },
+  );
+  parser.on(
+    'file',
+    (name: string, stream: Readable, filename: string, _enc: string, mime: string) => {
+      stream.on('error', (err: Error) => fail(`${CUT_SHORT}: ${err.message}`));
+      if (name !== fileField) {
+        stream.resume();
+        return fail(`Unexpected file field "${name}": send the file in "${fileField}"`);
+      }
+      fileSeen = true;
+      stream.pipe(file);
+      settleStart.resolve({
+        fields,
+        filename: filename ?? '',
+        mimeType: mime ?? '',
+        stream: file,
+        finished,
+        discard,
+      });
+    },
+  );
   const discard = () => {
     raw.unpipe(parser);
     file.destroy();

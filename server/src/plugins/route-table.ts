@@ -28,8 +28,7 @@ export type RouteContext<E extends Endpoint> = {
 
 /** What a handler answers: a body of one of its success responses, or the reply it sent itself. */
 type Answer<E extends Endpoint> =
-  | { [K in keyof E['responses']]: In<E['responses'][K]> }[keyof E['responses']]
-  | FastifyReply;
+  { [K in keyof E['responses']]: In<E['responses'][K]> }[keyof E['responses']] | FastifyReply;
 
 export type RouteDef = {
   endpoint: Endpoint;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SPA_ROUTES } from '@upshot/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/harness.ts';
+import { createTestContext, type TestContext } from '../../test/context.ts';
 
 let ctx: TestContext;
 let dist: string;
@@ -13,6 +13,8 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><div id="root"></div>');
   fs.writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log(1)');
   fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg/>');
+  fs.mkdirSync(path.join(dist, '.vite'));
+  fs.writeFileSync(path.join(dist, '.vite', 'manifest.json'), '{}');
   ctx = await createTestContext({}, { webDistDir: dist });
 });
 afterAll(async () => {
@@ -40,6 +42,12 @@ describe('web app serving', () => {
     const res = await ctx.app.inject({ method: 'GET', url: '/favicon.svg' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+  });
+
+  it('does not serve the build manifest', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/.vite/manifest.json' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toBe('{}');
   });
 
   it('answers an unknown page with index.html and a 404 status, so the app draws its not-found page', async () => {

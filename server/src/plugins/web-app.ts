@@ -13,6 +13,8 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: false,
+      // The build's manifest (which chunks each page needs) is for tools, not browsers.
+      allowedPath: (pathName) => !pathName.startsWith('/.vite/'),
       index: false,
       cacheControl: false, // set per file below
       setHeaders(reply, filePath) {

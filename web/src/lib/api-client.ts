@@ -1,11 +1,31 @@
-// The one HTTP client of the web app: JSON in and out, bearer token from localStorage,
-// and a non-OK response rejects with the server's parsed error body ({ error, message }),
-// which also carries the HTTP status (not enumerable, so the body still compares as sent).
-import { API_BASE, AUTH_TOKEN_STORAGE_KEY } from '@upshot/contract';
+// The one HTTP client of the web app. Every call names an entry of the contract's route table,
+// so no API path is written here or anywhere else in the app; requests and answers are typed
+// from the same table. A non-OK answer rejects with an ApiError; a failed connection rejects
+// with the browser's TypeError, an abort with an AbortError.
+import type { Api, EndpointName, EndpointRequest, EndpointResponse } from '@upshot/contract';
+import {
+  AUTH_TOKEN_STORAGE_KEY,
+  ERROR_CODES,
+  ROUTES,
+  routePath,
+  type ErrorCode,
+} from '@upshot/contract/constants';
 
-export function getApiBase(): string {
-  const base = import.meta.env.VITE_API_BASE || API_BASE;
-  return base.replace(/\/+$/, '');
+export type ApiErrorCode = ErrorCode | 'http_error';
+
+/** The server refused a call: its HTTP status, its stable code and its sentence for people. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+    /** False when the answer had no message of its own and this one was made up here. */
+    readonly fromServer: boolean,
+  ) {
+    super(message);
+  }
 }
 
 export function getStoredToken(): string | null {
@@ -20,85 +40,177 @@ export function clearStoredToken(): void {
   localStorage.removeItem(AUTH_TOKEN_STORAGE_KEY);
 }
 
-/** The server's `message` when `error` is an error body; undefined for anything else (network failures included). */
+/** The server's own message when `error` is an ApiError that carries one; undefined for anything else. */
 export function getApiErrorMessage(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || error instanceof Error) return undefined;
-  const message = (error as { message?: unknown }).message;
-  return typeof message === 'string' && message.length > 0 ? message : undefined;
+  return error instanceof ApiError && error.fromServer ? error.message : undefined;
 }
 
-function parseText(status: number, text: string): unknown {
-  if (status === 204 || text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    if (status >= 200 && status < 300) return text;
-    // A proxy or crash page instead of our JSON: keep the error shape the UI expects.
-    return { error: 'http_error', message: `Request failed with status ${status}` };
-  }
+export function isApiError(error: unknown, status?: number): error is ApiError {
+  return error instanceof ApiError && (status === undefined || error.status === status);
 }
 
-function toApiError(data: unknown, status: number, statusText: string): object {
-  const body =
-    typeof data === 'object' && data !== null
-      ? data
-      : { error: 'http_error', message: statusText || `Request failed with status ${status}` };
-  Object.defineProperty(body, 'status', { value: status, enumerable: false });
-  return body;
+// --- Session expiry ---------------------------------------------------------------------------
+
+type UnauthorizedListener = () => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+
+/**
+ * Called when a request sent with the current session token answers 401: the token is already
+ * cleared. Returns the unsubscribe function.
+ */
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
 }
 
-/** The HTTP status of an error thrown by the api client; undefined for network failures. */
-export function getApiErrorStatus(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null || error instanceof Error) return undefined;
-  const status = (error as { status?: unknown }).status;
-  return typeof status === 'number' ? status : undefined;
+function sessionRejected(sentToken: string | null) {
+  // A late answer to a request made with an older token must not end the session signed in since.
+  if (sentToken === null || sentToken !== getStoredToken()) return;
+  clearStoredToken();
+  for (const listener of [...unauthorizedListeners]) listener();
 }
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers = new Headers({ Accept: 'application/json' });
-  const token = getStoredToken();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
+// --- Types from the route table -------------------------------------------------------------
 
-  let payload: BodyInit | undefined;
-  if (body instanceof FormData) {
-    payload = body; // the browser sets the multipart boundary itself
-  } else if (body !== undefined) {
-    // Only with a body: Fastify rejects an empty body sent as application/json.
-    headers.set('Content-Type', 'application/json');
-    payload = JSON.stringify(body);
-  }
+/** Endpoints whose request is multipart/form-data (sent with `api.upload`). */
+export type FormEndpoint = {
+  [N in EndpointName]: Api[N] extends { form: object } ? N : never;
+}[EndpointName];
 
-  const response = await fetch(`${getApiBase()}${path}`, { method, headers, body: payload });
-  const data = parseText(response.status, await response.text());
-  if (!response.ok) throw toApiError(data, response.status, response.statusText);
-  return data as T;
-}
+/** Endpoints answered with JSON or nothing (the links serve files, not JSON). */
+export type JsonEndpoint = Exclude<
+  {
+    [N in EndpointName]: Api[N] extends { produces: readonly string[] } ? never : N;
+  }[EndpointName],
+  FormEndpoint
+>;
 
-export type UploadOptions = {
+export type CallOptions = { signal?: AbortSignal };
+export type CallRequest<N extends EndpointName> = EndpointRequest<Api[N]> & CallOptions;
+/** The request may be left out when nothing in it is required. */
+type RequestArgs<N extends EndpointName> =
+  Partial<CallRequest<N>> extends CallRequest<N>
+    ? [request?: CallRequest<N>]
+    : [request: CallRequest<N>];
+
+export type ApiResponse<N extends EndpointName> = EndpointResponse<Api[N]>;
+
+type FormFields<N extends FormEndpoint> = Api[N] extends { form: { shape: infer S } }
+  ? { [K in keyof S]?: string | Blob }
+  : never;
+
+export type UploadRequest<N extends FormEndpoint> = Omit<CallRequest<N>, 'body'> & {
+  /** The multipart fields, sent in the order written: the server reads fields before the file. */
+  fields: FormFields<N>;
   /** Bytes of the request body sent so far, out of its total (multipart framing included). */
   onProgress?: (loaded: number, total: number) => void;
+};
+
+type LooseRequest = {
+  params?: Record<string, string | number>;
+  query?: Record<string, unknown>;
+  body?: unknown;
   signal?: AbortSignal;
 };
 
+// --- Plumbing --------------------------------------------------------------------------------
+
+function urlOf(name: EndpointName, request: LooseRequest = {}): string {
+  const path = routePath(ROUTES[name].path, request.params);
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(request.query ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    query.set(key, String(value));
+  }
+  const search = query.toString();
+  return search ? `${path}?${search}` : path;
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function isErrorCode(value: unknown): value is ErrorCode {
+  return (ERROR_CODES as readonly unknown[]).includes(value);
+}
+
+function toApiError(status: number, data: unknown): ApiError {
+  const body = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  const code = isErrorCode(body.error) ? body.error : 'http_error';
+  const message = typeof body.message === 'string' ? body.message : '';
+  // A proxy or crash page instead of our JSON still reads as an error of the usual shape.
+  return message
+    ? new ApiError(status, code, message, true)
+    : new ApiError(status, code, `Request failed with status ${status}`, false);
+}
+
+function settle<T>(status: number, text: string, sentToken: string | null): T {
+  const data = status === 204 ? undefined : parseBody(text);
+  if (status >= 200 && status < 300) return data as T;
+  if (status === 401) sessionRejected(sentToken);
+  throw toApiError(status, data);
+}
+
+async function call<N extends JsonEndpoint>(
+  name: N,
+  ...[request]: RequestArgs<N>
+): Promise<ApiResponse<N>> {
+  const loose = (request ?? {}) as LooseRequest;
+  const headers = new Headers({ Accept: 'application/json' });
+  const token = getStoredToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  let body: string | undefined;
+  if (loose.body !== undefined) {
+    // Only with a body: Fastify rejects an empty body sent as application/json.
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(loose.body);
+  }
+  const response = await fetch(urlOf(name, loose), {
+    method: ROUTES[name].method,
+    headers,
+    body,
+    signal: loose.signal,
+  });
+  return settle<ApiResponse<N>>(response.status, await response.text(), token);
+}
+
+function abortError() {
+  return new DOMException('The request was aborted', 'AbortError');
+}
+
 /**
- * POSTs a multipart body with XMLHttpRequest, the one browser API that reports upload
- * progress. Settles like the JSON calls: the parsed body, or the error body; a network
- * failure rejects with a TypeError like fetch, an abort with an AbortError.
+ * Sends a multipart body with XMLHttpRequest, the one browser API that reports upload progress.
+ * Settles like `call`: the parsed answer, an ApiError, a TypeError when the connection drops,
+ * an AbortError when the signal fires.
  */
-function upload<T>(path: string, form: FormData, options: UploadOptions = {}): Promise<T> {
-  const { onProgress, signal } = options;
-  return new Promise<T>((resolve, reject) => {
+function upload<N extends FormEndpoint>(
+  name: N,
+  request: UploadRequest<N>,
+): Promise<ApiResponse<N>> {
+  const { fields, onProgress, signal } = request;
+  return new Promise<ApiResponse<N>>((resolve, reject) => {
     if (signal?.aborted) {
-      reject(new DOMException('The upload was aborted', 'AbortError'));
+      reject(abortError());
       return;
+    }
+    const form = new FormData();
+    for (const [key, value] of Object.entries(
+      fields as Record<string, string | Blob | undefined>,
+    )) {
+      if (value !== undefined) form.append(key, value);
     }
     const xhr = new XMLHttpRequest();
     const onAbortSignal = () => xhr.abort();
-    const settle = () => signal?.removeEventListener('abort', onAbortSignal);
-
-    xhr.open('POST', `${getApiBase()}${path}`);
-    xhr.setRequestHeader('Accept', 'application/json');
+    const done = () => signal?.removeEventListener('abort', onAbortSignal);
     const token = getStoredToken();
+
+    xhr.open(ROUTES[name].method, urlOf(name, request as LooseRequest));
+    xhr.setRequestHeader('Accept', 'application/json');
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`);
     if (onProgress) {
       xhr.upload.onprogress = (event) => {
@@ -106,29 +218,25 @@ function upload<T>(path: string, form: FormData, options: UploadOptions = {}): P
       };
     }
     xhr.onload = () => {
-      settle();
-      const data = parseText(xhr.status, xhr.responseText);
-      if (xhr.status >= 200 && xhr.status < 300) resolve(data as T);
-      else reject(toApiError(data, xhr.status, xhr.statusText));
+      done();
+      try {
+        resolve(settle<ApiResponse<N>>(xhr.status, xhr.responseText, token));
+      } catch (error) {
+        reject(error);
+      }
     };
     xhr.onerror = () => {
-      settle();
+      done();
       reject(new TypeError('Network request failed'));
     };
     xhr.ontimeout = xhr.onerror;
     xhr.onabort = () => {
-      settle();
-      reject(new DOMException('The upload was aborted', 'AbortError'));
+      done();
+      reject(abortError());
     };
     signal?.addEventListener('abort', onAbortSignal);
     xhr.send(form);
   });
 }
 
-export const apiClient = {
-  get: <T>(path: string) => request<T>('GET', path),
-  post: <T>(path: string, body?: unknown) => request<T>('POST', path, body),
-  patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, body),
-  delete: <T>(path: string) => request<T>('DELETE', path),
-  upload,
-};
+export const api = { call, upload };

@@ -1,20 +1,20 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { deferred, jsonResponse, mockFetch } from '../test/fetch-mock.ts';
 import { makeUser } from '../test/fixtures.ts';
 import { renderApp } from '../test/render-app.tsx';
 
 async function fillAndSubmit(user: ReturnType<typeof renderApp>['user']) {
-  await user.type(screen.getByLabelText('Email'), 'alice@example.com');
+  await user.type(await screen.findByLabelText('Email'), 'alice@example.com');
   await user.type(screen.getByLabelText('Password'), 'correct horse');
   await user.click(screen.getByRole('button', { name: 'Sign in' }));
 }
 
 describe('sign-in screen', () => {
-  it('shows the texts of the brief', () => {
+  it('shows the texts of the brief', async () => {
     mockFetch({});
     renderApp('/login');
-    expect(screen.getByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
     expect(screen.getByText('Sign in to your account')).toBeInTheDocument();
     expect(screen.getByText('Enter your credentials to access your account')).toBeInTheDocument();
     expect(screen.getByLabelText('Email')).toHaveAttribute('type', 'email');
@@ -63,9 +63,16 @@ describe('sign-in screen', () => {
 
     await fillAndSubmit(user);
 
-    expect(
-      await screen.findByText('Too many sign-in attempts. Try again in a minute.'),
-    ).toBeInTheDocument();
+    // Under the fields, tied to them, and in the toast.
+    const form = screen.getByRole('button', { name: /Sign in/ }).closest('form')!;
+    const alert = await within(form).findByRole('alert');
+    expect(alert).toHaveTextContent('Too many sign-in attempts. Try again in a minute.');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
+      'Too many sign-in attempts. Try again in a minute.',
+    );
+    expect(screen.getAllByText('Too many sign-in attempts. Try again in a minute.')).toHaveLength(
+      2,
+    );
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeEnabled();
     expect(router.state.location.pathname).toBe('/login');
     expect(localStorage.getItem('auth_token')).toBeNull();
@@ -75,7 +82,7 @@ describe('sign-in screen', () => {
     mockFetch({ 'POST /api/auth/login': () => jsonResponse(500, { error: 'internal_error' }) });
     const { user } = renderApp('/login');
     await fillAndSubmit(user);
-    expect(await screen.findByText('Invalid credentials')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByText('Invalid credentials')).toHaveLength(2));
   });
 
   it("falls back to 'Invalid credentials' when the network fails", async () => {
@@ -84,7 +91,7 @@ describe('sign-in screen', () => {
     });
     const { user } = renderApp('/login');
     await fillAndSubmit(user);
-    expect(await screen.findByText('Invalid credentials')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getAllByText('Invalid credentials')).toHaveLength(2));
     expect(screen.queryByText('Failed to fetch')).not.toBeInTheDocument();
   });
 
@@ -93,6 +100,27 @@ describe('sign-in screen', () => {
     mockFetch({ 'GET /api/auth/me': () => jsonResponse(200, makeUser()) });
     const { router } = renderApp('/login');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
+    expect(await screen.findByText('Welcome back, alice')).toBeInTheDocument();
+  });
+
+  it('clears the error under the fields when the form is sent again', async () => {
+    const answer = deferred<Response>();
+    let calls = 0;
+    mockFetch({
+      'POST /api/auth/login': () =>
+        calls++ === 0
+          ? jsonResponse(401, { error: 'unauthorized', message: 'Invalid credentials' })
+          : answer.promise,
+    });
+    const { user } = renderApp('/login');
+    await fillAndSubmit(user);
+    const form = screen.getByRole('button', { name: 'Sign in' }).closest('form')!;
+    expect(await within(form).findByRole('alert')).toHaveTextContent('Invalid credentials');
+
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('button', { name: 'Signing in...' })).toBeDisabled();
+    expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
+    answer.resolve(jsonResponse(200, { token: 't', user: makeUser() }));
     expect(await screen.findByText('Welcome back, alice')).toBeInTheDocument();
   });
 });

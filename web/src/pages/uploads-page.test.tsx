@@ -2,8 +2,8 @@ import type { ListUploadsResponse, Upload } from '@upshot/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { deferred, jsonResponse, mockFetch } from '../test/fetch-mock.ts';
-import { makeUpload, makeUser } from '../test/fixtures.ts';
-import { renderApp } from '../test/render-app.tsx';
+import { makeServerConfig, makeUpload, makeUser } from '../test/fixtures.ts';
+import { currentUrl, renderApp } from '../test/render-app.tsx';
 
 type ListHandler = (query: URLSearchParams) => ListUploadsResponse | Response | Promise<Response>;
 
@@ -11,11 +11,19 @@ function page(uploads: Upload[], overrides: Partial<ListUploadsResponse> = {}) {
   return { uploads, total: uploads.length, page: 1, limit: 20, ...overrides };
 }
 
+/** The server's PUBLIC_URL in these tests: not the address the app runs at (jsdom's). */
+const PUBLIC_URL = 'https://share.example.com';
+
 /** The signed-in app on /uploads, with the list answered by `list` and more routes as given. */
-function renderUploads(list: ListHandler, more: Parameters<typeof mockFetch>[0] = {}) {
+function renderUploads(
+  list: ListHandler,
+  more: Parameters<typeof mockFetch>[0] = {},
+  path = '/uploads',
+) {
   localStorage.setItem('auth_token', 'tok');
   const network = mockFetch({
     'GET /api/auth/me': () => jsonResponse(200, makeUser()),
+    'GET /api/config': () => jsonResponse(200, makeServerConfig({ publicUrl: PUBLIC_URL })),
     'GET /api/uploads': async (request) => {
       const answer = await list(new URL(request.url).searchParams);
       return answer instanceof Response ? answer : jsonResponse(200, answer);
@@ -26,7 +34,7 @@ function renderUploads(list: ListHandler, more: Parameters<typeof mockFetch>[0] 
     network.requests
       .filter((r) => r.method === 'GET' && new URL(r.url).pathname === '/api/uploads')
       .map((r) => Object.fromEntries(new URL(r.url).searchParams));
-  return { ...renderApp('/uploads'), ...network, listQueries };
+  return { ...renderApp(path), ...network, listQueries };
 }
 
 const photo = () =>
@@ -38,8 +46,8 @@ const photo = () =>
     views: 3,
     shortCode: 'abc234',
     vanityUrl: 'holiday',
-    url: 'http://localhost/holiday',
-    thumbnailUrl: 'http://localhost/thumb/abc234',
+    url: `${PUBLIC_URL}/holiday`,
+    thumbnailUrl: `${PUBLIC_URL}/thumb/abc234`,
   });
 const secret = () =>
   makeUpload({
@@ -49,7 +57,7 @@ const secret = () =>
     isPublic: false,
     views: 1,
     shortCode: 'def567',
-    url: 'http://localhost/def567',
+    url: `${PUBLIC_URL}/def567`,
   });
 
 describe('Uploads page: list states', () => {
@@ -69,21 +77,52 @@ describe('Uploads page: list states', () => {
     expect(within(card).queryByText('Private')).not.toBeInTheDocument();
     expect(within(card).getByRole('link', { name: 'Open photo.png' })).toHaveAttribute(
       'href',
-      'http://localhost/holiday',
+      `${PUBLIC_URL}/holiday`,
     );
-    for (const name of ['Copy URL', 'Set custom URL', 'Delete']) {
-      expect(within(card).getByRole('button', { name })).toBeInTheDocument();
-    }
+    // Every control names the file it acts on, and each action is one tab stop.
+    const tabStops = [...card.querySelectorAll<HTMLElement>('a[href], button, input')]
+      .filter((element) => element.tabIndex >= 0)
+      .map((element) => element.getAttribute('aria-label'));
+    expect(tabStops).toEqual([
+      'Select photo.png',
+      'Open photo.png',
+      'Copy URL of photo.png',
+      'Set custom URL for photo.png',
+      'Delete photo.png',
+    ]);
+    expect(within(card).getAllByRole('link')).toHaveLength(1);
+    expect(within(card).getByRole('button', { name: 'Copy URL of photo.png' })).toHaveTextContent(
+      'Copy URL',
+    );
     const privateCard = screen.getByRole('article', { name: 'secret.pdf' });
     expect(within(privateCard).getByText('Private')).toBeInTheDocument();
     expect(listQueries()[0]).toEqual({ sort: 'newest', page: '1', limit: '20' });
+  });
+
+  it('shows a picture only for an upload the server made a thumbnail of', async () => {
+    const noThumb = makeUpload({
+      originalFilename: 'huge.tiff',
+      mimeType: 'image/tiff',
+      thumbnailUrl: null,
+    });
+    const clip = makeUpload({
+      originalFilename: 'clip.mp4',
+      mimeType: 'video/mp4',
+      thumbnailUrl: `${PUBLIC_URL}/thumb/clip01`,
+    });
+    renderUploads(() => page([noThumb, clip]));
+    const tiff = await screen.findByRole('article', { name: 'huge.tiff' });
+    expect(tiff.querySelector('img')).toBeNull();
+    expect(tiff.querySelector('svg.lucide-file-image')).not.toBeNull();
+    const video = screen.getByRole('article', { name: 'clip.mp4' });
+    expect(video.querySelector('img')).toHaveAttribute('src', `${PUBLIC_URL}/thumb/clip01`);
   });
 
   it('shows the thumbnail of an image, and the generic icon when the thumbnail fails', async () => {
     renderUploads(() => page([photo(), secret()]));
     const card = await screen.findByRole('article', { name: 'photo.png' });
     const img = card.querySelector('img');
-    expect(img).toHaveAttribute('src', 'http://localhost/thumb/abc234');
+    expect(img).toHaveAttribute('src', `${PUBLIC_URL}/thumb/abc234`);
     expect(screen.getByRole('article', { name: 'secret.pdf' }).querySelector('img')).toBeNull();
 
     fireEvent.error(img!);
@@ -113,9 +152,9 @@ describe('Uploads page: list states', () => {
       }),
     );
     expect(await screen.findByText('Page 1 of 3')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
 
-    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
 
     expect(await screen.findByRole('article', { name: 'p2.txt' })).toBeInTheDocument();
     expect(screen.getByText('Page 2 of 3')).toBeInTheDocument();
@@ -219,7 +258,7 @@ describe('Uploads page: selection and deletes', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select All' }));
 
     const bar = screen.getByRole('region', { name: 'Selected uploads' });
-    await user.click(within(bar).getByRole('button', { name: 'Delete' }));
+    await user.click(within(bar).getByRole('button', { name: 'Delete 2 selected upload(s)' }));
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent('Delete 2 upload(s)? This cannot be undone.');
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
@@ -240,13 +279,13 @@ describe('Uploads page: selection and deletes', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select photo.png' }));
     const bar = screen.getByRole('region', { name: 'Selected uploads' });
 
-    await user.click(within(bar).getByRole('button', { name: 'Delete' }));
+    await user.click(within(bar).getByRole('button', { name: 'Delete 1 selected upload(s)' }));
     await user.click(
       within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Cancel' }),
     );
     expect(requests.some((r) => r.method === 'POST')).toBe(false);
 
-    await user.click(within(bar).getByRole('button', { name: 'Delete' }));
+    await user.click(within(bar).getByRole('button', { name: 'Delete 1 selected upload(s)' }));
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent('Delete 1 upload(s)? This cannot be undone.');
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
@@ -264,7 +303,7 @@ describe('Uploads page: selection and deletes', () => {
     });
     const card = await screen.findByRole('article', { name: 'photo.png' });
 
-    await user.click(within(card).getByRole('button', { name: 'Delete' }));
+    await user.click(within(card).getByRole('button', { name: 'Delete photo.png' }));
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog).toHaveTextContent('Delete "photo.png"? This cannot be undone.');
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
@@ -281,7 +320,7 @@ describe('Uploads page: selection and deletes', () => {
       'DELETE /api/uploads/p1': () => jsonResponse(404, { error: 'not_found', message: 'nope' }),
     });
     const card = await screen.findByRole('article', { name: 'photo.png' });
-    await user.click(within(card).getByRole('button', { name: 'Delete' }));
+    await user.click(within(card).getByRole('button', { name: 'Delete photo.png' }));
     await user.click(
       within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }),
     );
@@ -290,12 +329,12 @@ describe('Uploads page: selection and deletes', () => {
 });
 
 describe('Uploads page: links', () => {
-  it('copies the public URL', async () => {
+  it("copies the server's link for the upload", async () => {
     const { user } = renderUploads(() => page([photo()]));
     const card = await screen.findByRole('article', { name: 'photo.png' });
-    await user.click(within(card).getByRole('button', { name: 'Copy URL' }));
+    await user.click(within(card).getByRole('button', { name: 'Copy URL of photo.png' }));
     expect(await screen.findByText('URL copied to clipboard')).toBeInTheDocument();
-    expect(await navigator.clipboard.readText()).toBe('http://localhost/holiday');
+    expect(await navigator.clipboard.readText()).toBe(`${PUBLIC_URL}/holiday`);
   });
 
   it('opens a private file through a signed link in a new tab', async () => {
@@ -322,8 +361,8 @@ describe('Uploads page: links', () => {
 });
 
 describe('Custom Short URL dialog', () => {
-  // jsdom's page origin; the dialog prefixes the input with it.
-  const origin = window.location.origin;
+  // The server's PUBLIC_URL, not jsdom's page origin: the dialog prefixes the input with it.
+  const origin = PUBLIC_URL;
 
   function renderWithVanity(
     patch: (body: { vanityUrl: string | null }) => Response | Promise<Response>,
@@ -341,7 +380,7 @@ describe('Custom Short URL dialog', () => {
 
   async function openFor(user: ReturnType<typeof renderUploads>['user'], filename: string) {
     const card = await screen.findByRole('article', { name: filename });
-    await user.click(within(card).getByRole('button', { name: 'Set custom URL' }));
+    await user.click(within(card).getByRole('button', { name: `Set custom URL for ${filename}` }));
     return screen.findByRole('dialog', { name: 'Custom Short URL' });
   }
 
@@ -419,6 +458,124 @@ describe('Custom Short URL dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent(
       'Failed to update vanity URL',
+    );
+  });
+});
+
+describe('Uploads page: filters in the address', () => {
+  it('writes search, type, sort and page to the query string, leaving defaults out', async () => {
+    const { user, router, listQueries } = renderUploads((query) =>
+      page([makeUpload({ originalFilename: `p${query.get('page')}.txt` })], {
+        total: 45,
+        page: Number(query.get('page')),
+      }),
+    );
+    await screen.findByRole('article', { name: 'p1.txt' });
+    expect(currentUrl(router)).toBe('/uploads');
+
+    await user.click(screen.getByRole('button', { name: /^File type/ }));
+    await user.click(await screen.findByRole('menuitemradio', { name: 'Images' }));
+    await waitFor(() => expect(currentUrl(router)).toBe('/uploads?type=images'));
+
+    await user.click(screen.getByRole('button', { name: /^Sort/ }));
+    await user.click(await screen.findByRole('menuitemradio', { name: 'Oldest' }));
+    await waitFor(() => expect(currentUrl(router)).toBe('/uploads?type=images&sort=oldest'));
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search uploads' }), 'cat');
+    await waitFor(() =>
+      expect(currentUrl(router)).toBe('/uploads?type=images&sort=oldest&search=cat'),
+    );
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() =>
+      expect(currentUrl(router)).toBe('/uploads?type=images&sort=oldest&search=cat&page=2'),
+    );
+    expect(await screen.findByRole('article', { name: 'p2.txt' })).toBeInTheDocument();
+    expect(listQueries().at(-1)).toEqual({
+      search: 'cat',
+      type: 'images',
+      sort: 'oldest',
+      page: '2',
+      limit: '20',
+    });
+    // The debounce holds for the request: one for the whole word, not one per letter.
+    expect(listQueries().filter((q) => q.search !== undefined)).toHaveLength(2);
+
+    await user.click(screen.getByRole('button', { name: 'Clear All' }));
+    await waitFor(() => expect(currentUrl(router)).toBe('/uploads'));
+  });
+
+  it('opens a shared filtered address as it says, ignoring values it does not know', async () => {
+    const { listQueries } = renderUploads(
+      () => page([photo()], { total: 45, page: 2 }),
+      {},
+      '/uploads?search=holiday&type=images&sort=most-viewed&page=2&colour=red',
+    );
+    await screen.findByRole('article', { name: 'photo.png' });
+    expect(listQueries()).toEqual([
+      { search: 'holiday', type: 'images', sort: 'most-viewed', page: '2', limit: '20' },
+    ]);
+    expect(screen.getByRole('searchbox', { name: 'Search uploads' })).toHaveValue('holiday');
+    expect(screen.getByRole('button', { name: 'File type: Images' })).toBeInTheDocument();
+    expect(screen.getByText('Sort: Most Viewed')).toBeInTheDocument();
+    expect(screen.getByText('Page 2 of 3')).toBeInTheDocument();
+  });
+
+  it('reads a malformed address as the defaults', async () => {
+    const { listQueries } = renderUploads(
+      () => page([photo()]),
+      {},
+      '/uploads?type=spreadsheets&sort=sideways&page=-3',
+    );
+    await screen.findByRole('article', { name: 'photo.png' });
+    expect(listQueries()).toEqual([{ sort: 'newest', page: '1', limit: '20' }]);
+  });
+
+  it('follows back and forward: the list, the search box and the badges', async () => {
+    const { user, router, listQueries } = renderUploads((query) =>
+      page(query.get('search') ? [secret()] : [photo(), secret()]),
+    );
+    await screen.findByRole('article', { name: 'photo.png' });
+    const box = screen.getByRole('searchbox', { name: 'Search uploads' });
+
+    await user.type(box, 'secret');
+    await waitFor(() => expect(currentUrl(router)).toBe('/uploads?search=secret'));
+    await waitFor(() =>
+      expect(screen.queryByRole('article', { name: 'photo.png' })).not.toBeInTheDocument(),
+    );
+
+    await router.navigate(-1);
+    expect(await screen.findByRole('article', { name: 'photo.png' })).toBeInTheDocument();
+    expect(currentUrl(router)).toBe('/uploads');
+    expect(box).toHaveValue('');
+    expect(screen.queryByText('Search: secret')).not.toBeInTheDocument();
+
+    await router.navigate(1);
+    await waitFor(() => expect(box).toHaveValue('secret'));
+    expect(screen.getByText('Search: secret')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.queryByRole('article', { name: 'photo.png' })).not.toBeInTheDocument(),
+    );
+    expect(listQueries().at(-1)).toMatchObject({ search: 'secret' });
+  });
+
+  it('clears the selection when the filters change, by a menu or by going back', async () => {
+    const { user, router } = renderUploads(() => page([photo(), secret()]));
+    await screen.findByRole('article', { name: 'photo.png' });
+
+    await user.click(screen.getByRole('checkbox', { name: 'Select photo.png' }));
+    expect(screen.getByText('1 selected')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: /^File type/ }));
+    await user.click(await screen.findByRole('menuitemradio', { name: 'Documents' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'Selected uploads' })).not.toBeInTheDocument(),
+    );
+
+    await user.click(await screen.findByRole('checkbox', { name: 'Select secret.pdf' }));
+    expect(screen.getByText('1 selected')).toBeInTheDocument();
+    await router.navigate(-1);
+    await waitFor(() =>
+      expect(screen.queryByRole('region', { name: 'Selected uploads' })).not.toBeInTheDocument(),
     );
   });
 });

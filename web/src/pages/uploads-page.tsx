@@ -24,12 +24,13 @@ import {
   useUploadFilters,
   useUploadsQuery,
 } from '../features/uploads/index.ts';
+import { isApiError } from '../lib/api-client.ts';
 
 const closed = { upload: null, open: false };
 
 export function UploadsPage() {
   const filters = useUploadFilters();
-  const { params, setPage } = filters;
+  const { params, setPage, replacePage } = filters;
   const query = useUploadsQuery(params);
   const { data, isPending, isError, errorUpdatedAt } = query;
   const { selected, toggle, toggleAll, clear: clearSelection } = useSelection();
@@ -47,8 +48,9 @@ export function UploadsPage() {
   });
 
   useEffect(() => {
-    if (isError) toast.error('Failed to load uploads');
-  }, [isError, errorUpdatedAt]);
+    // A 401 is not a failure to report: the session is over and the sign-in screen follows.
+    if (isError && !isApiError(query.error, 401)) toast.error('Failed to load uploads');
+  }, [isError, errorUpdatedAt, query.error]);
 
   // Another filter or page is another list: nothing on it is ticked yet.
   useEffect(() => {
@@ -58,9 +60,9 @@ export function UploadsPage() {
   // Deleting the last cards of the last page leaves it empty: step back to the new last page.
   useEffect(() => {
     if (data && data.uploads.length === 0 && data.total > 0 && data.page > 1) {
-      setPage(Math.max(1, Math.ceil(data.total / data.limit)));
+      replacePage(Math.max(1, Math.ceil(data.total / data.limit)));
     }
-  }, [data, setPage]);
+  }, [data, replacePage]);
 
   const uploads = data?.uploads ?? [];
   const listedIds = uploads.map((upload) => upload.id);

@@ -1,4 +1,4 @@
-import type { Upload, User } from '@upshot/contract';
+import type { ServerConfig, Upload, User } from '@upshot/contract';
 
 export function makeUser(overrides: Partial<User> = {}): User {
   return {
@@ -31,7 +31,18 @@ export function makeUpload(overrides: Partial<Upload> = {}): Upload {
     createdAt: '2025-03-05T14:07:00.000Z',
     tags: [],
     url: `http://localhost/${shortCode}`,
-    thumbnailUrl: `http://localhost/thumb/${shortCode}`,
+    thumbnailUrl: null,
+    ...overrides,
+  };
+}
+
+export function makeServerConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return {
+    publicUrl: 'http://localhost',
+    chunkSize: 52_428_800,
+    maxSimpleUploadBytes: 100 * 1024 * 1024,
+    maxUploadBytes: 100 * 1024 ** 3,
+    version: '0.5.0',
     ...overrides,
   };
 }

@@ -153,7 +153,9 @@ async function tasks(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('tasks_run_after_idx').on('tasks').column('run_after').execute();
   // Digests a crash left missing were found by a periodic scan; they are tasks now.
   const now = new Date().toISOString();
-  const missing = await sql<{ id: string }>`select id from uploads where sha256 is null`.execute(db);
+  const missing = await sql<{ id: string }>`select id from uploads where sha256 is null`.execute(
+    db,
+  );
   for (const { id } of missing.rows) {
     await sql`insert into tasks (id, kind, subject_id, run_after, created_at)
       values (${crypto.randomUUID()}, 'upload.sha256', ${id}, ${now}, ${now})`.execute(db);

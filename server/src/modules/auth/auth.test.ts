@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, createUser, login, type TestContext } from '../../../test/harness.ts';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { createUser, login } from '../../../test/users.ts';
 import { createUsersRepository } from '../users/repository.ts';
 import { LIMITED_ACCOUNT_DELAY_MS, LOGIN_LIMIT, SESSION_TTL_MS } from './index.ts';
 

@@ -15,7 +15,8 @@ export function createAuthRepository(db: Executor) {
     async findSession(
       tokenDigest: string,
     ): Promise<
-      { session: Pick<SessionRow, 'id' | 'expires_at' | 'last_used_at'>; user: AuthUser } | undefined
+      | { session: Pick<SessionRow, 'id' | 'expires_at' | 'last_used_at'>; user: AuthUser }
+      | undefined
     > {
       const row = await db
         .selectFrom('sessions')

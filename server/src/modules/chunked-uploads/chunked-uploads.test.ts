@@ -6,13 +6,11 @@ import { buildApp } from '../../app.ts';
 import {
   TEST_SECRET,
   createTestContext,
-  diskUsedOf,
   filesUnder,
-  multipart,
-  signIn,
-  uploadIdsOf,
   type TestContext,
-} from '../../../test/harness.ts';
+} from '../../../test/context.ts';
+import { signIn } from '../../../test/users.ts';
+import { diskUsedOf, multipart, uploadIdsOf } from '../../../test/uploads.ts';
 import { SESSION_TTL_MS } from './service.ts';
 
 // The protocol logic with 64 KiB chunks (fast), and one test at the real 50 MiB size below.
@@ -342,7 +340,13 @@ describe('chunked upload', () => {
     const now = new Date().toISOString();
     await ctx.handle.db
       .insertInto('tasks')
-      .values({ id: crypto.randomUUID(), kind: 'upload.sha256', subject_id: id, run_after: now, created_at: now })
+      .values({
+        id: crypto.randomUUID(),
+        kind: 'upload.sha256',
+        subject_id: id,
+        run_after: now,
+        created_at: now,
+      })
       .execute();
     expect(await ctx.background.drain()).toBeGreaterThanOrEqual(1);
     expect(await sha256()).toBe(crypto.createHash('sha256').update(data).digest('hex'));

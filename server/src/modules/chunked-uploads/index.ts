@@ -34,7 +34,8 @@ export function createChunkedUploadsModule(deps: {
     clock: deps.clock,
     maxUploadBytes: deps.maxUploadBytes,
     chunkSize: deps.chunkSize,
-    onError: (err, context) => deps.log.error({ err, ...context }, 'chunked upload bookkeeping failed'),
+    onError: (err, context) =>
+      deps.log.error({ err, ...context }, 'chunked upload bookkeeping failed'),
   });
   return {
     name: 'chunked-uploads',

@@ -29,8 +29,7 @@ export function chunkedUploadsRoutes(deps: {
       const part = await readMultipartFile(request, {
         fileField: 'chunk',
         maxFieldBytes: 200,
-        usage:
-          'Send the chunk as multipart/form-data with fields uploadId, chunkIndex, then chunk',
+        usage: 'Send the chunk as multipart/form-data with fields uploadId, chunkIndex, then chunk',
       });
       // The bytes stream straight to storage, so their identifiers come first (as fields) or
       // in the query string.
@@ -54,7 +53,9 @@ export function chunkedUploadsRoutes(deps: {
       return undefined;
     }),
 
-    route(API.chunkedStatus, async ({ auth, params }) => chunked.status(auth.user, params.uploadId)),
+    route(API.chunkedStatus, async ({ auth, params }) =>
+      chunked.status(auth.user, params.uploadId),
+    ),
 
     route(API.chunkedAbort, async ({ auth, params }) => {
       await chunked.abort(auth.user, params.uploadId);

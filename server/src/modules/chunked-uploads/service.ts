@@ -10,7 +10,7 @@
  * completed session answers the upload it made.
  */
 import crypto from 'node:crypto';
-import { Transform, type Readable } from 'node:stream';
+import { pipeline, Transform, type Readable } from 'node:stream';
 import type { ChunkStatusResponse } from '@upshot/contract';
 import type { ChunkedUploadRow, UploadRow } from '../../db/schema.ts';
 import {
@@ -182,8 +182,8 @@ export function createChunkedUploadsService(deps: {
       }
 
       const held = heldWhileWriting(uploadId, index, writer);
-      body.on('error', (err) => held.destroy(err));
-      body.pipe(held);
+      // pipeline() passes on an error the body had before it was attached, too.
+      pipeline(body, held, () => {});
       try {
         await storage.putPart(
           session.multipart_id,
@@ -244,14 +244,7 @@ export function createChunkedUploadsService(deps: {
       if (missingBefore.length > 0) throw missingError(missingBefore);
 
       const claim = crypto.randomUUID();
-      if (
-        !(await sessions.claimCompletion(
-          uploadId,
-          claim,
-          nowIso(),
-          ago(COMPLETION_STALE_MS),
-        ))
-      ) {
+      if (!(await sessions.claimCompletion(uploadId, claim, nowIso(), ago(COMPLETION_STALE_MS)))) {
         const now = await sessions.find(uploadId);
         if (now?.status === 'completed' && now.upload_id) {
           return lostAnswer(await uploads.get(owner, now.upload_id));

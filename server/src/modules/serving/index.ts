@@ -18,5 +18,11 @@ export function createServingModule(deps: {
     storage: deps.storage,
     onError: (err, context) => deps.log.error({ err, ...context }, 'serving failed'),
   });
-  return { name: 'serving', routes: servingRoutes({ serving: service }), jobs: [], tasks: {}, service };
+  return {
+    name: 'serving',
+    routes: servingRoutes({ serving: service }),
+    jobs: [],
+    tasks: {},
+    service,
+  };
 }

@@ -50,7 +50,11 @@ export function servingRoutes(deps: { serving: ServingService }) {
     route(API.thumbnail, async ({ request, reply, params }) => {
       const answer = await serving.thumbnail(params.code, linkRequest(request));
       if (answer.kind === 'not-found') throw new NotFoundError('Thumbnail not found');
-      reply.headers({ ...baseHeaders(answer.isPublic), etag: answer.etag, 'content-type': 'image/webp' });
+      reply.headers({
+        ...baseHeaders(answer.isPublic),
+        etag: answer.etag,
+        'content-type': 'image/webp',
+      });
       if (answer.kind === 'not-modified') return reply.status(304).send();
       reply.status(200).header('content-length', String(answer.size));
       return send(reply, answer.body, 0, answer.size);

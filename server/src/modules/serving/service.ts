@@ -101,7 +101,8 @@ export function createServingService(deps: {
     const range = { start, end: start + length - 1 };
     if (length <= SMALL_BODY_BYTES) {
       const bytes = await storage.read(key, range);
-      if (bytes.length !== length) throw new Error(`stored object ${key} is shorter than its record`);
+      if (bytes.length !== length)
+        throw new Error(`stored object ${key} is shorter than its record`);
       return { bytes };
     }
     const file = storage.localPath(key);

@@ -6,7 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestContext, signIn, uploadFile, type TestContext } from '../../../test/harness.ts';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { signIn } from '../../../test/users.ts';
+import { uploadFile } from '../../../test/uploads.ts';
 import { FILE_CSP } from './content-policy.ts';
 import { ffmpegAvailable } from '../uploads/index.ts';
 

@@ -45,7 +45,9 @@ export function createLinks(deps: { publicUrl: string; signingKey: Buffer }) {
       const expires = now + ACCESS_URL_TTL_MS;
       return {
         url: fileUrl(row) + signedQuery('file', row.id, expires),
-        thumbnailUrl: hasThumbnail ? thumbBase(row) + signedQuery('thumbnail', row.id, expires) : null,
+        thumbnailUrl: hasThumbnail
+          ? thumbBase(row) + signedQuery('thumbnail', row.id, expires)
+          : null,
         expiresAt: new Date(expires).toISOString(),
       };
     },

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadSearch } from '../../db/search.ts';
-import {
-  createTestContext,
-  createUser,
-  uploadRow,
-  type TestContext,
-} from '../../../test/harness.ts';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { createUser } from '../../../test/users.ts';
+import { uploadRow } from '../../../test/uploads.ts';
 import { createUploadsRepository } from './repository.ts';
 
 let ctx: TestContext;

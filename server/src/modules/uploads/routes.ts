@@ -53,9 +53,13 @@ export function uploadsRoutes(deps: { uploads: UploadsService; links: Links; clo
       return { uploads: rows.map(present), total, page: query.page, limit: query.limit };
     }),
 
-    route(API.getUpload, async ({ auth, params }) => present(await uploads.get(auth.user, params.id))),
+    route(API.getUpload, async ({ auth, params }) =>
+      present(await uploads.get(auth.user, params.id)),
+    ),
 
-    route(API.uploadAccessUrl, async ({ auth, params }) => uploads.accessUrls(auth.user, params.id)),
+    route(API.uploadAccessUrl, async ({ auth, params }) =>
+      uploads.accessUrls(auth.user, params.id),
+    ),
 
     route(API.updateUpload, async ({ auth, params, body }) =>
       present(await uploads.setVanity(auth.user, params.id, body.vanityUrl)),

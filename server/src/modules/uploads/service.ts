@@ -1,6 +1,6 @@
 /** The rules of uploads: storing bytes with quota, links, listing, vanity URLs, deletion. */
 import crypto from 'node:crypto';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import {
   fileTypeOf,
   isReservedPath,
@@ -186,10 +186,8 @@ export function createUploadsService(deps: {
       const surelyLarge =
         input.requestBytes !== undefined && input.requestBytes > INLINE_HASH_LIMIT + 64 * 1024;
       const hashing = surelyLarge ? null : inlineHasher();
-      if (hashing) {
-        input.body.on('error', (err) => hashing.stream.destroy(err));
-        input.body.pipe(hashing.stream);
-      }
+      // pipeline() passes on an error the body had before it was attached, too.
+      if (hashing) pipeline(input.body, hashing.stream, () => {});
       const storageKey = objectKey('u', newStorageId());
       let size: number;
       try {

@@ -3,16 +3,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { MAX_SIMPLE_UPLOAD_BYTES } from '@upshot/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import {
-  createTestContext,
-  diskUsedOf,
-  filesUnder,
-  signIn,
-  uploadFile,
-  uploadIdsOf,
-  uploadRow,
-  type TestContext,
-} from '../../../test/harness.ts';
+import { createTestContext, filesUnder, type TestContext } from '../../../test/context.ts';
+import { signIn } from '../../../test/users.ts';
+import { diskUsedOf, uploadFile, uploadIdsOf, uploadRow } from '../../../test/uploads.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -9,9 +9,9 @@ import {
   childEnv,
   createTestContext,
   createTestDatabase,
-  login,
   type TestContext,
-} from '../../../test/harness.ts';
+} from '../../../test/context.ts';
+import { login } from '../../../test/users.ts';
 
 const execFileAsync = promisify(execFile);
 const serverDir = new URL('../../../', import.meta.url).pathname;

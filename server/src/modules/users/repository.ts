@@ -57,7 +57,11 @@ function usersQueries(db: Executor) {
       try {
         const user = await db
           .insertInto('users')
-          .values({ ...row, email_key: identityKey(row.email), username_key: identityKey(row.username) })
+          .values({
+            ...row,
+            email_key: identityKey(row.email),
+            username_key: identityKey(row.username),
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
         return { user };

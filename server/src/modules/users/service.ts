@@ -58,7 +58,10 @@ export function createUsersService(deps: {
     };
   }
 
-  async function insert(repo: Pick<UsersRepository, 'insert'>, row: Awaited<ReturnType<typeof buildRow>>) {
+  async function insert(
+    repo: Pick<UsersRepository, 'insert'>,
+    row: Awaited<ReturnType<typeof buildRow>>,
+  ) {
     const result = await repo.insert(row);
     if ('conflict' in result) {
       throw new ConflictError(`A user with this ${result.conflict} already exists`);

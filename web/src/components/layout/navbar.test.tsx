@@ -33,6 +33,38 @@ describe('navbar', () => {
     expect(screen.getByText('Upshot')).toBeInTheDocument();
   });
 
+  it("folds the links into an 'Open menu' button for small screens", async () => {
+    signIn(makeUser({ role: 'admin' }));
+    const { user, router } = renderApp('/dashboard');
+
+    const trigger = await screen.findByRole('button', { name: 'Open menu' });
+    expect(trigger).toHaveClass('sm:hidden');
+    expect(screen.getByRole('navigation', { name: 'Main' })).toHaveClass('hidden', 'sm:flex');
+
+    await user.click(trigger);
+    const menu = await screen.findByRole('menu');
+    expect(
+      within(menu)
+        .getAllByRole('menuitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Dashboard', 'Uploads', 'Admin']);
+    expect(within(menu).getByRole('menuitem', { name: 'Dashboard' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    await user.click(within(menu).getByRole('menuitem', { name: 'Uploads' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/uploads'));
+  });
+
+  it('leaves Admin out of the small-screen menu for users', async () => {
+    signIn(makeUser());
+    const { user } = renderApp('/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).queryByRole('menuitem', { name: 'Admin' })).not.toBeInTheDocument();
+    expect(within(menu).getAllByRole('menuitem')).toHaveLength(2);
+  });
+
   it('shows the Admin link to admins', async () => {
     signIn(makeUser({ role: 'admin' }));
     renderApp('/dashboard');
@@ -61,13 +93,22 @@ describe('account menu', () => {
 
     await user.click(within(menu).getByRole('menuitem', { name: 'Profile' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
-    expect(screen.getByRole('heading', { name: 'Profile' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
   });
 
   it("uses the email's first letters when there is no username", async () => {
     signIn(makeUser({ username: '', email: 'zoe@example.com' }));
     renderApp('/dashboard');
     expect(await screen.findByRole('button', { name: 'Account menu' })).toHaveTextContent('ZO');
+  });
+
+  it('does not bring a user who logged out back to the page they left when they sign in again', async () => {
+    signIn(makeUser());
+    const { user, router } = renderApp('/uploads?type=images');
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.state).toBeNull();
   });
 
   it('logs out through the server, clears the session and lands on /login', async () => {

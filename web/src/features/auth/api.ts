@@ -1,7 +1,7 @@
 // Auth calls over the api client, and the mutation hooks the screens use to sign in and out.
 import { useMutation } from '@tanstack/react-query';
-import type { AuthResponse, LoginRequest, User } from '@upshot/contract';
-import { apiClient } from '../../lib/api-client.ts';
+import type { LoginRequest, User } from '@upshot/contract';
+import { api } from '../../lib/api-client.ts';
 import { useAuth } from './auth-context.ts';
 
 export const authKeys = {
@@ -9,9 +9,9 @@ export const authKeys = {
 };
 
 export const authApi = {
-  login: (credentials: LoginRequest) => apiClient.post<AuthResponse>('/auth/login', credentials),
-  logout: () => apiClient.post<void>('/auth/logout'),
-  me: () => apiClient.get<User>('/auth/me'),
+  login: (credentials: LoginRequest) => api.call('login', { body: credentials }),
+  logout: () => api.call('logout'),
+  me: (signal?: AbortSignal) => api.call('me', { signal }),
 };
 
 type MutationCallbacks<TData, TVariables> = {

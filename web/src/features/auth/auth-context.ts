@@ -1,14 +1,24 @@
 import type { LoginRequest, User } from '@upshot/contract';
 import { createContext, useContext } from 'react';
 
+/** How the last session ended: the user logged out, or the server stopped accepting its token. */
+export type SessionEnd = 'logout' | 'expired' | null;
+
 export type AuthContextValue = {
   /** The signed-in user, or null when signed out (or while the session is still loading). */
   user: User | null;
-  /** True only while a stored token is being checked against GET /auth/me. */
+  /** True only while a stored token is being checked against GET /api/auth/me. */
   isLoading: boolean;
+  /**
+   * The stored token could not be checked (no answer, or an error other than 401): the token is
+   * kept, and the screens offer `retry` instead of signing the user out.
+   */
+  isUnavailable: boolean;
+  retry: () => void;
   isAuthenticated: boolean;
   isAdmin: boolean;
-  /** Signs in, stores the token and sets the user; rejects with the server's error body. */
+  sessionEnd: SessionEnd;
+  /** Signs in, stores the token and sets the user; rejects with the server's ApiError. */
   login: (credentials: LoginRequest) => Promise<User>;
   /** Tells the server, then clears token and user even if the server call failed (and rethrows). */
   logout: () => Promise<void>;

@@ -87,6 +87,42 @@ describe('AuthProvider', () => {
     expect(result.current.user).toBeNull();
     expect(localStorage.getItem('auth_token')).toBeNull();
   });
+  it('logs out quietly when the session had already ended (401)', async () => {
+    localStorage.setItem('auth_token', 'tok');
+    mockFetch({
+      'GET /api/auth/me': () => jsonResponse(200, makeUser()),
+      'POST /api/auth/logout': () =>
+        jsonResponse(401, { error: 'unauthorized', message: 'Authentication required' }),
+    });
+    const { result } = renderHook(() => useAuth(), { wrapper });
+    await waitFor(() => expect(result.current.user).not.toBeNull());
+
+    await act(() => result.current.logout());
+    expect(result.current.user).toBeNull();
+    expect(result.current.sessionEnd).toBe('logout');
+    expect(localStorage.getItem('auth_token')).toBeNull();
+  });
+
+  it('keeps the token when the check fails for another reason than 401, and retries it', async () => {
+    localStorage.setItem('auth_token', 'tok');
+    let down = true;
+    mockFetch({
+      'GET /api/auth/me': () =>
+        down
+          ? jsonResponse(502, { error: 'internal_error', message: 'x' })
+          : jsonResponse(200, makeUser()),
+    });
+    const { result } = renderHook(() => useAuth(), { wrapper });
+    await waitFor(() => expect(result.current.isUnavailable).toBe(true));
+    expect(result.current.user).toBeNull();
+    expect(result.current.isLoading).toBe(false);
+    expect(localStorage.getItem('auth_token')).toBe('tok');
+
+    down = false;
+    act(() => result.current.retry());
+    await waitFor(() => expect(result.current.user?.username).toBe('alice'));
+    expect(result.current.isUnavailable).toBe(false);
+  });
 });
 
 describe('useAuth', () => {

@@ -1,35 +1,56 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { LoginRequest } from '@upshot/contract';
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { clearStoredToken, getStoredToken, storeToken } from '../../lib/api-client.ts';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { toast } from 'sonner';
+import {
+  clearStoredToken,
+  getStoredToken,
+  isApiError,
+  onUnauthorized,
+  storeToken,
+} from '../../lib/api-client.ts';
 import { authApi, authKeys } from './api.ts';
-import { AuthContext, type AuthContextValue } from './auth-context.ts';
+import { AuthContext, type AuthContextValue, type SessionEnd } from './auth-context.ts';
 
-/** A stored token that the server no longer accepts is dropped silently: the user just signs in again. */
-async function fetchSessionUser() {
-  try {
-    return await authApi.me();
-  } catch (error) {
-    clearStoredToken();
-    throw error;
-  }
-}
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const [token, setToken] = useState(getStoredToken);
+  const [sessionEnd, setSessionEnd] = useState<SessionEnd>(null);
+  const loggingOut = useRef(false);
 
   const session = useQuery({
     queryKey: authKeys.me,
-    queryFn: fetchSessionUser,
+    queryFn: ({ signal }) => authApi.me(signal),
     enabled: token !== null,
+    // Only a 401 ends the session (the api client reports it); anything else waits for Retry.
     retry: false,
     staleTime: Infinity,
     refetchOnWindowFocus: false,
   });
 
-  const user = token !== null && session.isSuccess ? session.data : null;
-  const isLoading = token !== null && session.isPending;
+  // A 401 from any call: the api client has dropped the token; forget the user and all their data.
+  useEffect(
+    () =>
+      onUnauthorized(() => {
+        if (loggingOut.current) return; // logout() ends the session itself
+        // At start a rejected token goes silently (the brief); a session lost later says why.
+        const wasSignedIn = queryClient.getQueryData(authKeys.me) !== undefined;
+        setToken(null);
+        setSessionEnd('expired');
+        queryClient.removeQueries();
+        if (wasSignedIn) toast.info(SESSION_EXPIRED_MESSAGE);
+      }),
+    [queryClient],
+  );
+
+  const checking = token !== null;
+  const user = checking && session.isSuccess ? session.data : null;
+  const isLoading = checking && (session.isPending || (session.isError && session.isFetching));
+  const isUnavailable = checking && session.isError && !session.isFetching;
+  const { refetch } = session;
+  const retry = useCallback(() => void refetch(), [refetch]);
 
   const login = useCallback(
     async (credentials: LoginRequest) => {
@@ -38,17 +59,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       // Seed the cache first so enabling the session query does not refetch the user.
       queryClient.setQueryData(authKeys.me, response.user);
       setToken(response.token);
+      setSessionEnd(null);
       return response.user;
     },
     [queryClient],
   );
 
   const logout = useCallback(async () => {
+    loggingOut.current = true;
     try {
       await authApi.logout();
+    } catch (error) {
+      // A 401: the session had ended already, which is what was asked for.
+      if (!isApiError(error, 401)) throw error;
     } finally {
+      loggingOut.current = false;
       clearStoredToken();
       setToken(null);
+      setSessionEnd('logout');
       // Nothing cached for this user may leak into the next session.
       queryClient.removeQueries();
     }
@@ -58,12 +86,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     () => ({
       user,
       isLoading,
+      isUnavailable,
+      retry,
       isAuthenticated: user !== null,
       isAdmin: user?.role === 'admin',
+      sessionEnd,
       login,
       logout,
     }),
-    [user, isLoading, login, logout],
+    [user, isLoading, isUnavailable, retry, sessionEnd, login, logout],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

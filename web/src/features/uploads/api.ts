@@ -1,15 +1,8 @@
 // Upload calls over the api client, and the TanStack Query hooks the Uploads screen uses.
 // Every change invalidates the whole 'uploads' key, so any list on screen reloads.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  AccessUrlResponse,
-  BatchDeleteResponse,
-  FileType,
-  ListUploadsResponse,
-  Sort,
-  Upload,
-} from '@upshot/contract';
-import { apiClient } from '../../lib/api-client.ts';
+import type { FileType, Sort } from '@upshot/contract';
+import { api } from '../../lib/api-client.ts';
 
 export type UploadListParams = {
   search: string;
@@ -24,34 +17,27 @@ export const uploadKeys = {
   list: (params: UploadListParams) => ['uploads', 'list', params] as const,
 };
 
-function listQueryString(params: UploadListParams): string {
-  const query = new URLSearchParams();
-  const search = params.search.trim();
-  if (search) query.set('search', search);
-  if (params.type) query.set('type', params.type);
-  query.set('sort', params.sort);
-  query.set('page', String(params.page));
-  query.set('limit', String(params.limit));
-  return query.toString();
-}
-
-const byId = (id: string) => `/uploads/${encodeURIComponent(id)}`;
-
 export const uploadsApi = {
-  list: (params: UploadListParams) =>
-    apiClient.get<ListUploadsResponse>(`/uploads?${listQueryString(params)}`),
-  remove: (id: string) => apiClient.delete<void>(byId(id)),
-  batchDelete: (uploadIds: string[]) =>
-    apiClient.post<BatchDeleteResponse>('/uploads/batch/delete', { uploadIds }),
+  list: (params: UploadListParams, signal?: AbortSignal) =>
+    api.call('listUploads', {
+      query: {
+        ...params,
+        search: params.search.trim() || undefined,
+        type: params.type || undefined,
+      },
+      signal,
+    }),
+  remove: (id: string) => api.call('deleteUpload', { params: { id } }),
+  batchDelete: (uploadIds: string[]) => api.call('batchDeleteUploads', { body: { uploadIds } }),
   setVanityUrl: ({ id, vanityUrl }: { id: string; vanityUrl: string | null }) =>
-    apiClient.patch<Upload>(byId(id), { vanityUrl }),
-  accessUrl: (id: string) => apiClient.get<AccessUrlResponse>(`${byId(id)}/access-url`),
+    api.call('updateUpload', { params: { id }, body: { vanityUrl } }),
+  accessUrl: (id: string) => api.call('uploadAccessUrl', { params: { id } }),
 };
 
 export function useUploadsQuery(params: UploadListParams) {
   return useQuery({
     queryKey: uploadKeys.list(params),
-    queryFn: () => uploadsApi.list(params),
+    queryFn: ({ signal }) => uploadsApi.list(params, signal),
     // Keep the cards on screen while the next page or filter loads, instead of flashing 'Loading...'.
     placeholderData: keepPreviousData,
   });

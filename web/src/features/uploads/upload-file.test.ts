@@ -1,4 +1,5 @@
-import { CHUNK_SIZE, type Upload } from '@upshot/contract';
+import type { Upload } from '@upshot/contract';
+import { CHUNK_SIZE } from '@upshot/contract/constants';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch } from '../../test/fetch-mock.ts';
 import { makeUpload } from '../../test/fixtures.ts';
@@ -22,9 +23,11 @@ const fieldNames = (request: FakeXhrRequest) => [...request.body.keys()];
 beforeEach(() => localStorage.setItem('auth_token', 'tok'));
 
 describe('isChunkedUpload', () => {
-  it('sends files over 100 MB in chunks', () => {
+  it("sends files over the server's simple-upload limit in chunks (100 MB unless it says)", () => {
     expect(isChunkedUpload({ size: 100 * 1024 * 1024 })).toBe(false);
     expect(isChunkedUpload({ size: 100 * 1024 * 1024 + 1 })).toBe(true);
+    expect(isChunkedUpload({ size: 2001 }, 2000)).toBe(true);
+    expect(isChunkedUpload({ size: 2000 }, 2000)).toBe(false);
   });
 });
 
@@ -272,5 +275,110 @@ describe('uploadFile, chunked', () => {
       step: 'Failed to complete upload',
       message: 'Missing chunks: 2',
     });
+  });
+});
+
+describe("uploadFile, the server's limits", () => {
+  const limits = { chunkSize: 1000, maxSimpleUploadBytes: 2000 };
+
+  it('goes chunked above maxSimpleUploadBytes and cuts chunks at the size init answers', async () => {
+    const { requests: calls } = mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: 1000, expiresAt: '2030-01-01' }),
+      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    });
+    const { requests } = mockXhr((request) => request.respond(204));
+    const file = new File(['x'.repeat(2500)], 'notes.txt', { type: 'text/plain' });
+
+    await uploadFile(file, { limits });
+
+    expect(await calls[0]!.json()).toMatchObject({ totalSize: 2500, totalChunks: 3 });
+    const sizes = requests.map((request) => (request.body.get('chunk') as Blob).size);
+    expect(sizes).toEqual([1000, 1000, 500]);
+  });
+
+  it('sends a file at the limit in one request', async () => {
+    mockFetch({});
+    const { requests } = mockXhr((request) => request.respond(201, created(makeUpload())));
+    await uploadFile(new File(['x'.repeat(2000)], 'a.txt'), { limits });
+    expect(requests.map((r) => r.path)).toEqual(['/api/upload']);
+  });
+
+  it('slices by the chunk size of the session it resumes', async () => {
+    mockFetch({
+      'GET /api/chunked-upload/old': () =>
+        jsonResponse(200, {
+          uploadId: 'old',
+          filename: 'notes.txt',
+          totalSize: 2500,
+          totalChunks: 2,
+          chunkSize: 2000,
+          receivedChunks: [0],
+          expiresAt: '2030-01-01',
+        }),
+      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    });
+    const { requests } = mockXhr((request) => request.respond(204));
+    await uploadFile(new File(['x'.repeat(2500)], 'notes.txt'), {
+      limits,
+      resumeUploadId: 'old',
+    });
+    expect(requests.map((r) => r.body.get('chunkIndex'))).toEqual(['1']);
+    expect((requests[0]!.body.get('chunk') as Blob).size).toBe(500);
+  });
+});
+
+describe('uploadFile, completing', () => {
+  const limits = { chunkSize: 1000, maxSimpleUploadBytes: 1000 };
+  const file = () => new File(['x'.repeat(1500)], 'a.bin');
+
+  function completeAnswers(...answers: (() => Response | Promise<Response>)[]) {
+    let n = 0;
+    const { requests } = mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: 1000, expiresAt: '2030-01-01' }),
+      'POST /api/chunked-upload/complete': () => answers[Math.min(n++, answers.length - 1)]!(),
+    });
+    mockXhr((request) => request.respond(204));
+    return () => requests.filter((r) => r.url.endsWith('/complete')).length;
+  }
+
+  it('asks again after a dropped connection, a 5xx and a 409 while another request completes', async () => {
+    const upload = makeUpload({ originalFilename: 'a.bin' });
+    const completes = completeAnswers(
+      () => Promise.reject(new TypeError('Failed to fetch')),
+      () => jsonResponse(503, { error: 'internal_error', message: 'Busy' }),
+      () => jsonResponse(409, { error: 'conflict', message: 'Upload is already being completed' }),
+      () => jsonResponse(200, created(upload)), // the same upload, finished by the other request
+    );
+    const sleep = vi.fn(async () => {});
+
+    const result = await uploadFile(file(), { limits, sleep });
+
+    expect(result.upload).toEqual(upload);
+    expect(completes()).toBe(4);
+    expect(sleep.mock.calls).toEqual([[500], [1000], [2000]]);
+  });
+
+  it("gives up with 'Failed to complete upload' after the retries", async () => {
+    const completes = completeAnswers(() => Promise.reject(new TypeError('Failed to fetch')));
+    const error = await uploadFile(file(), { limits, sleep: async () => {} }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({ step: 'Failed to complete upload' });
+    expect(completes()).toBe(4);
+  });
+
+  it('does not repeat a completion the server refuses for good', async () => {
+    const completes = completeAnswers(() =>
+      jsonResponse(400, { error: 'validation_error', message: 'Missing chunks: 1' }),
+    );
+    const sleep = vi.fn(async () => {});
+    await expect(uploadFile(file(), { limits, sleep })).rejects.toMatchObject({
+      step: 'Failed to complete upload',
+      message: 'Missing chunks: 1',
+    });
+    expect(completes()).toBe(1);
+    expect(sleep).not.toHaveBeenCalled();
   });
 });

@@ -1,21 +1,26 @@
-// Sends one file to the server: one request up to 100 MB, the resumable chunked protocol above.
+// Sends one file to the server: one request up to the server's simple-upload limit, the
+// resumable chunked protocol above it, in chunks of the size the server gives.
 // Progress is reported from real bytes sent and held below CHUNK_PROGRESS_CAP until the server
 // has confirmed the whole file (the caller shows 100 then).
+import type { ChunkInitRequest, ServerConfig, UploadResponse } from '@upshot/contract';
 import {
   CHUNK_PROGRESS_CAP,
   CHUNK_SIZE,
   MAX_SIMPLE_UPLOAD_BYTES,
   expectedChunkCount,
-  type ChunkCompleteResponse,
-  type ChunkInitRequest,
-  type ChunkInitResponse,
-  type ChunkStatusResponse,
-  type UploadResponse,
-} from '@upshot/contract';
-import { apiClient, getApiErrorMessage, getApiErrorStatus } from '../../lib/api-client.ts';
+} from '@upshot/contract/constants';
+import { api, ApiError, getApiErrorMessage } from '../../lib/api-client.ts';
 
-/** Waits before each retry of a failed chunk; one entry per retry. */
+/** Waits before each retry of a failed chunk or completion; one entry per retry. */
 export const CHUNK_RETRY_DELAYS_MS = [500, 1000, 2000] as const;
+
+export type UploadLimits = Pick<ServerConfig, 'chunkSize' | 'maxSimpleUploadBytes'>;
+
+/** The server's defaults, for when its config could not be read. */
+export const DEFAULT_LIMITS: UploadLimits = {
+  chunkSize: CHUNK_SIZE,
+  maxSimpleUploadBytes: MAX_SIMPLE_UPLOAD_BYTES,
+};
 
 /** What the brief names each failing step, for its toast. */
 export const UPLOAD_FAILED = 'Upload failed';
@@ -47,16 +52,24 @@ export type UploadFileOptions = {
   resumeUploadId?: string;
   /** Told the chunked session's id as soon as it exists, so a later attempt can resume it. */
   onChunkedSession?: (uploadId: string) => void;
+  /** What the server's config says (GET /api/config); its defaults when left out. */
+  limits?: UploadLimits;
   retryDelaysMs?: readonly number[];
   sleep?: (ms: number) => Promise<void>;
 };
 
-export function isChunkedUpload(file: { size: number }): boolean {
-  return file.size > MAX_SIMPLE_UPLOAD_BYTES;
+export function isChunkedUpload(
+  file: { size: number },
+  maxSimpleUploadBytes = MAX_SIMPLE_UPLOAD_BYTES,
+): boolean {
+  return file.size > maxSimpleUploadBytes;
 }
 
 export function uploadFile(file: File, options: UploadFileOptions = {}): Promise<UploadResponse> {
-  return isChunkedUpload(file) ? uploadChunked(file, options) : uploadSimple(file, options);
+  const { maxSimpleUploadBytes } = options.limits ?? DEFAULT_LIMITS;
+  return isChunkedUpload(file, maxSimpleUploadBytes)
+    ? uploadChunked(file, options)
+    : uploadSimple(file, options);
 }
 
 function percentOf(sent: number, total: number): number {
@@ -70,20 +83,30 @@ function isAbort(error: unknown): boolean {
 
 /** Worth sending again: the connection dropped, or the server or a proxy was briefly unwell. */
 function isTransient(error: unknown): boolean {
-  if (error instanceof TypeError) return true;
-  const status = getApiErrorStatus(error);
-  return status === undefined || status === 408 || status === 429 || status >= 500;
+  if (!(error instanceof ApiError)) return !isAbort(error); // a network failure
+  const { status } = error;
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/**
+ * Completing is safe to repeat (the server answers the same upload again), so besides transient
+ * failures a 409 is worth waiting out: another request is completing it, or a chunk is still
+ * being stored.
+ */
+function isCompleteRetryable(error: unknown): boolean {
+  return isTransient(error) || (error instanceof ApiError && error.status === 409);
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function uploadSimple(file: File, options: UploadFileOptions): Promise<UploadResponse> {
-  const form = new FormData();
-  // Fields before the file: the server reads them as the stream reaches the file part.
-  if (options.isPublic !== undefined) form.append('isPublic', String(options.isPublic));
-  form.append('file', file, file.name);
   try {
-    return await apiClient.upload<UploadResponse>('/upload', form, {
+    return await api.upload('uploadFile', {
+      // Fields before the file: the server reads them as the stream reaches the file part.
+      fields: {
+        isPublic: options.isPublic === undefined ? undefined : String(options.isPublic),
+        file,
+      },
       signal: options.signal,
       onProgress: (loaded, total) => options.onProgress?.(percentOf(loaded, total)),
     });
@@ -93,8 +116,8 @@ async function uploadSimple(file: File, options: UploadFileOptions): Promise<Upl
   }
 }
 
-async function chunkStatus(uploadId: string): Promise<ChunkStatusResponse> {
-  return apiClient.get<ChunkStatusResponse>(`/chunked-upload/${encodeURIComponent(uploadId)}`);
+function chunkStatus(uploadId: string) {
+  return api.call('chunkedStatus', { params: { uploadId } });
 }
 
 async function uploadChunked(file: File, options: UploadFileOptions): Promise<UploadResponse> {
@@ -102,17 +125,22 @@ async function uploadChunked(file: File, options: UploadFileOptions): Promise<Up
   const retryDelays = options.retryDelaysMs ?? CHUNK_RETRY_DELAYS_MS;
   const sleep = options.sleep ?? delay;
   const totalSize = file.size;
-  const totalChunks = expectedChunkCount(totalSize);
-  const chunkBytes = (index: number) =>
-    Math.max(0, Math.min(CHUNK_SIZE, totalSize - index * CHUNK_SIZE));
+  // The session fixes the chunk size: the one the server answers, not a constant of this app.
+  let chunkSize = (options.limits ?? DEFAULT_LIMITS).chunkSize;
+  let totalChunks = expectedChunkCount(totalSize, chunkSize);
 
   let uploadId = options.resumeUploadId;
   const stored = new Set<number>();
   if (uploadId) {
     try {
-      for (const index of (await chunkStatus(uploadId)).receivedChunks) stored.add(index);
-    } catch {
+      const status = await chunkStatus(uploadId);
+      chunkSize = status.chunkSize;
+      totalChunks = status.totalChunks;
+      for (const index of status.receivedChunks) stored.add(index);
+    } catch (error) {
+      if (isAbort(error)) throw error;
       uploadId = undefined; // expired or swept: start a new session
+      stored.clear();
     }
   }
   if (!uploadId) {
@@ -124,26 +152,33 @@ async function uploadChunked(file: File, options: UploadFileOptions): Promise<Up
     };
     if (options.isPublic !== undefined) body.isPublic = options.isPublic;
     try {
-      uploadId = (await apiClient.post<ChunkInitResponse>('/chunked-upload/init', body)).uploadId;
+      const session = await api.call('chunkedInit', { body, signal });
+      uploadId = session.uploadId;
+      chunkSize = session.chunkSize;
+      totalChunks = expectedChunkCount(totalSize, chunkSize);
     } catch (error) {
+      if (isAbort(error)) throw error;
       throw new UploadFailure(INIT_FAILED, getApiErrorMessage(error), { cause: error });
     }
     options.onChunkedSession?.(uploadId);
   }
   const sessionId = uploadId;
+  const chunkBytes = (index: number) =>
+    Math.max(0, Math.min(chunkSize, totalSize - index * chunkSize));
 
   let storedBytes = 0;
   for (const index of stored) storedBytes += chunkBytes(index);
   onProgress?.(percentOf(storedBytes, totalSize));
 
   const sendChunk = (index: number) => {
-    const form = new FormData();
-    // The server needs to know where the bytes go before they arrive.
-    form.append('uploadId', sessionId);
-    form.append('chunkIndex', String(index));
-    const start = index * CHUNK_SIZE;
-    form.append('chunk', file.slice(start, start + chunkBytes(index)), file.name);
-    return apiClient.upload<void>('/chunked-upload/chunk', form, {
+    const start = index * chunkSize;
+    return api.upload('chunkedChunk', {
+      // The server needs to know where the bytes go before they arrive.
+      fields: {
+        uploadId: sessionId,
+        chunkIndex: String(index),
+        chunk: file.slice(start, start + chunkBytes(index)),
+      },
       signal,
       onProgress: (loaded, total) => {
         // `total` includes the multipart framing: scale to the chunk's own bytes.
@@ -179,12 +214,16 @@ async function uploadChunked(file: File, options: UploadFileOptions): Promise<Up
     onProgress?.(percentOf(storedBytes, totalSize));
   }
 
-  signal?.throwIfAborted();
-  try {
-    return await apiClient.post<ChunkCompleteResponse>('/chunked-upload/complete', {
-      uploadId: sessionId,
-    });
-  } catch (error) {
-    throw new UploadFailure(COMPLETE_FAILED, getApiErrorMessage(error), { cause: error });
+  for (let attempt = 0; ; attempt++) {
+    signal?.throwIfAborted();
+    try {
+      return await api.call('chunkedComplete', { body: { uploadId: sessionId }, signal });
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      if (!isCompleteRetryable(error) || attempt >= retryDelays.length) {
+        throw new UploadFailure(COMPLETE_FAILED, getApiErrorMessage(error), { cause: error });
+      }
+    }
+    await sleep(retryDelays[attempt] ?? 0);
   }
 }

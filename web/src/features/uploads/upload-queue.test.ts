@@ -11,24 +11,18 @@ describe('toQueueItems', () => {
     expect(items.map((item) => item.file.name)).toEqual(['a.txt']);
   });
 
-  it('guesses a blank type from the extension and keeps a given one', () => {
-    const [guessed, given, unknown] = toQueueItems([
-      new File(['x'], 'clip.mkv'),
-      new File(['x'], 'data.json', { type: 'application/x-mine' }),
-      new File(['x'], 'blob.qqq'),
-    ]);
-    expect(guessed!.file.type).toBe('video/x-matroska');
-    expect(given!.file.type).toBe('application/x-mine');
-    expect(unknown!.file.type).toBe('');
+  it('keeps each file as the browser gave it: the server resolves a blank type', () => {
+    const blank = new File(['x'], 'clip.mkv');
+    const [item] = toQueueItems([blank]);
+    expect(item!.file).toBe(blank);
+    expect(item!.file.type).toBe('');
   });
 
-  it('starts every file pending at 0, marks files over 100 MB as chunked, with distinct ids', () => {
-    const big = new File(['x'], 'big.bin', { type: 'application/octet-stream' });
-    Object.defineProperty(big, 'size', { value: 100 * 1024 * 1024 + 1 });
-    const items = toQueueItems([new File(['x'], 'small.txt', { type: 'text/plain' }), big]);
-    expect(items.map(({ status, progress, chunked }) => ({ status, progress, chunked }))).toEqual([
-      { status: 'pending', progress: 0, chunked: false },
-      { status: 'pending', progress: 0, chunked: true },
+  it('starts every file pending at 0, with distinct ids', () => {
+    const items = toQueueItems([new File(['x'], 'a.txt'), new File(['y'], 'b.txt')]);
+    expect(items.map(({ status, progress }) => ({ status, progress }))).toEqual([
+      { status: 'pending', progress: 0 },
+      { status: 'pending', progress: 0 },
     ]);
     expect(new Set(items.map((item) => item.id)).size).toBe(2);
   });

@@ -1,6 +1,5 @@
 // The upload dialog's queue, as plain data: which dropped files are kept and how they start out.
-import { withGuessedType } from '../../lib/mime.ts';
-import { isChunkedUpload } from './upload-file.ts';
+// Files go as the browser gives them: the server resolves a blank or generic type from the name.
 
 /** Files the operating system leaves in folders; nobody means to upload them. */
 export const IGNORED_FILE_NAMES: readonly string[] = ['.DS_Store', 'Thumbs.db'];
@@ -13,7 +12,6 @@ export type QueueItem = {
   status: QueueItemStatus;
   /** 0-100. */
   progress: number;
-  chunked: boolean;
   url?: string;
   error?: string;
   /** The chunked session of an earlier attempt, resumed when the file is tried again. */
@@ -22,15 +20,9 @@ export type QueueItem = {
 
 let nextId = 0;
 
-/** Queue items for dropped files: system clutter left out, blank types guessed from the name. */
+/** Queue items for dropped files, system clutter left out. */
 export function toQueueItems(files: readonly File[]): QueueItem[] {
   return files
     .filter((file) => !IGNORED_FILE_NAMES.includes(file.name))
-    .map((file) => ({
-      id: `q${++nextId}`,
-      file: withGuessedType(file),
-      status: 'pending' as const,
-      progress: 0,
-      chunked: isChunkedUpload(file),
-    }));
+    .map((file) => ({ id: `q${++nextId}`, file, status: 'pending' as const, progress: 0 }));
 }

@@ -1,6 +1,6 @@
 import { LoaderCircle } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card.tsx';
@@ -8,24 +8,33 @@ import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { getApiErrorMessage } from '../../../lib/api-client.ts';
 import { useLoginMutation } from '../api.ts';
+import { returnPathOf } from '../return-path.ts';
 
 export function LoginForm() {
   const navigate = useNavigate();
+  const location = useLocation();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
+  // Shown under the fields as well as in the toast, which goes away and may be missed.
+  const [error, setError] = useState<string | null>(null);
+  const errorId = useId();
+  const returnPath = returnPathOf(location.state);
   const login = useLoginMutation({
     onSuccess: () => {
       toast.success('Welcome back!');
-      void navigate('/dashboard', { replace: true });
+      void navigate(returnPath, { replace: true });
     },
-    onError: (error) => {
-      toast.error(getApiErrorMessage(error) ?? 'Invalid credentials');
+    onError: (failure) => {
+      const message = getApiErrorMessage(failure) ?? 'Invalid credentials';
+      setError(message);
+      toast.error(message);
     },
   });
   const busy = login.isPending;
 
   function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    setError(null);
     login.mutate({ email, password });
   }
 
@@ -45,6 +54,8 @@ export function LoginForm() {
               autoComplete="email"
               required
               disabled={busy}
+              aria-describedby={error ? errorId : undefined}
+              aria-invalid={error ? true : undefined}
               value={email}
               onChange={(event) => setEmail(event.target.value)}
             />
@@ -58,10 +69,17 @@ export function LoginForm() {
               autoComplete="current-password"
               required
               disabled={busy}
+              aria-describedby={error ? errorId : undefined}
+              aria-invalid={error ? true : undefined}
               value={password}
               onChange={(event) => setPassword(event.target.value)}
             />
           </div>
+          {error && (
+            <p id={errorId} role="alert" className="text-sm text-destructive">
+              {error}
+            </p>
+          )}
           <Button type="submit" className="w-full" disabled={busy}>
             {busy && <LoaderCircle aria-hidden="true" className="animate-spin" />}
             {busy ? 'Signing in...' : 'Sign in'}

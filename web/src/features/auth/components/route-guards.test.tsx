@@ -1,8 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { deferred, jsonResponse, mockFetch } from '../../../test/fetch-mock.ts';
-import { makeUser } from '../../../test/fixtures.ts';
-import { renderApp } from '../../../test/render-app.tsx';
+import { makeServerConfig, makeUser } from '../../../test/fixtures.ts';
+import { currentUrl, renderApp } from '../../../test/render-app.tsx';
 
 function signedInAs(role: 'user' | 'admin') {
   localStorage.setItem('auth_token', 'tok');
@@ -69,17 +69,102 @@ describe('protected routes', () => {
 });
 
 describe('public routes', () => {
-  it.each(['/request-access', '/register'])('%s shows the request-access screen', (path) => {
+  it.each(['/request-access', '/register'])('%s shows the request-access screen', async (path) => {
     mockFetch({});
     renderApp(path);
-    expect(screen.getByRole('heading', { name: 'Request Access' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Request Access' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Login' })).toHaveAttribute('href', '/login');
   });
 
-  it('shows a not-found page with a link home for an unknown path', () => {
+  it('shows a not-found page with a link home for an unknown path', async () => {
     mockFetch({});
     renderApp('/no/such/page');
-    expect(screen.getByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go home' })).toHaveAttribute('href', '/');
+  });
+});
+
+describe('a session the server cannot check at start', () => {
+  it.each([
+    ['answers 500', () => jsonResponse(500, { error: 'internal_error', message: 'Down' })],
+    ['is unreachable', () => Promise.reject(new TypeError('Failed to fetch'))],
+  ])('keeps the token when the server %s, and offers Retry', async (_, failure) => {
+    localStorage.setItem('auth_token', 'tok');
+    let down = true;
+    mockFetch({
+      'GET /api/auth/me': () => (down ? failure() : jsonResponse(200, makeUser())),
+    });
+    const { user, router } = renderApp('/uploads?type=images');
+
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByRole('heading', { name: "Couldn't reach the server" })).toBeVisible();
+    expect(localStorage.getItem('auth_token')).toBe('tok');
+    expect(currentUrl(router)).toBe('/uploads?type=images');
+
+    down = false;
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('heading', { name: 'Uploads' })).toBeInTheDocument();
+    expect(currentUrl(router)).toBe('/uploads?type=images');
+  });
+});
+
+describe('a session that ends on its own', () => {
+  it('signs out on a 401 from any call, and signing in returns to the page with its query', async () => {
+    localStorage.setItem('auth_token', 'tok');
+    let expired = false;
+    mockFetch({
+      'GET /api/auth/me': () => jsonResponse(200, makeUser()),
+      'GET /api/config': () => jsonResponse(200, makeServerConfig()),
+      'GET /api/uploads': () =>
+        expired
+          ? jsonResponse(401, { error: 'unauthorized', message: 'Authentication required' })
+          : jsonResponse(200, { uploads: [], total: 0, page: 1, limit: 20 }),
+      'POST /api/auth/login': () => jsonResponse(200, { token: 'fresh', user: makeUser() }),
+    });
+    const { user, router } = renderApp('/dashboard');
+    await screen.findByText('Welcome back, alice');
+
+    expired = true; // the session is revoked elsewhere; the next call finds out
+    await router.navigate('/uploads?type=images&sort=oldest');
+
+    expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(localStorage.getItem('auth_token')).toBeNull();
+    expect(
+      await screen.findByText('Your session has expired. Please sign in again.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Failed to load uploads')).not.toBeInTheDocument();
+
+    expired = false;
+    await user.type(screen.getByLabelText('Email'), 'alice@example.com');
+    await user.type(screen.getByLabelText('Password'), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    await waitFor(() => expect(currentUrl(router)).toBe('/uploads?type=images&sort=oldest'));
+    expect(await screen.findByText('No uploads match your filters')).toBeInTheDocument();
+    expect(localStorage.getItem('auth_token')).toBe('fresh');
+  });
+
+  it('sends a visitor who opened a protected address back to it after signing in', async () => {
+    mockFetch({
+      'POST /api/auth/login': () => jsonResponse(200, { token: 't', user: makeUser() }),
+    });
+    const { user, router } = renderApp('/profile?tab=keys');
+    await screen.findByRole('heading', { name: 'Welcome back' });
+    await user.type(screen.getByLabelText('Email'), 'alice@example.com');
+    await user.type(screen.getByLabelText('Password'), 'pw');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(currentUrl(router)).toBe('/profile?tab=keys'));
+    expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
+  });
+
+  it('keeps the stored token at start unless the answer is a 401', async () => {
+    localStorage.setItem('auth_token', 'tok');
+    mockFetch({
+      'GET /api/auth/me': () => jsonResponse(403, { error: 'forbidden', message: 'Disabled' }),
+    });
+    renderApp('/dashboard');
+    expect(await screen.findByText("Couldn't reach the server")).toBeInTheDocument();
+    expect(localStorage.getItem('auth_token')).toBe('tok');
   });
 });

@@ -1,4 +1,4 @@
-import { fileTypeOf } from '@upshot/contract';
+import { fileTypeOf } from '@upshot/contract/constants';
 import { File, FileArchive, FileAudio, FileImage, FileText, FileVideo } from 'lucide-react';
 import type { ComponentProps } from 'react';
 

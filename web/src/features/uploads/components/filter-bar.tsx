@@ -1,4 +1,4 @@
-import { FILE_TYPES, SORTS, type FileType } from '@upshot/contract';
+import { FILE_TYPES, SORTS, type FileType } from '@upshot/contract/constants';
 import { ArrowUpDown, ChevronDown, ListFilter, Search, X, type LucideIcon } from 'lucide-react';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';

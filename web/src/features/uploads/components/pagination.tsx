@@ -16,6 +16,7 @@ export function Pagination({ page, pageCount, onPageChange }: PaginationProps) {
         size="sm"
         onClick={() => onPageChange(page - 1)}
         disabled={page <= 1}
+        aria-label="Previous page"
       >
         <ChevronLeft aria-hidden="true" />
         Previous
@@ -28,6 +29,7 @@ export function Pagination({ page, pageCount, onPageChange }: PaginationProps) {
         size="sm"
         onClick={() => onPageChange(page + 1)}
         disabled={page >= pageCount}
+        aria-label="Next page"
       >
         Next
         <ChevronRight aria-hidden="true" />

@@ -28,6 +28,7 @@ export function SelectionBar({ count, onDelete, onClear, disabled }: SelectionBa
           className="rounded-full"
           onClick={onDelete}
           disabled={disabled}
+          aria-label={`Delete ${count} selected upload(s)`}
         >
           <Trash2 aria-hidden="true" />
           Delete

@@ -22,36 +22,41 @@ export type UploadCardProps = {
 
 /**
  * Opens the file in a new tab: a real link for a public file (so middle-click and "copy link"
- * work), a button for a private one, which needs a signed link fetched first.
+ * work), a button for a private one, which needs a signed link fetched first. The card has two
+ * (picture and name) for the pointer; only the name is a tab stop and seen by screen readers.
  */
 function OpenFile({
   upload,
   onOpen,
   className,
-  label,
+  redundant = false,
   children,
 }: {
   upload: Upload;
   onOpen: (upload: Upload) => void;
   className: string;
-  label?: string;
+  /** Another control on the card does the same: keep this one out of the tab order. */
+  redundant?: boolean;
   children: ReactNode;
 }) {
+  const a11y = redundant
+    ? ({ tabIndex: -1, 'aria-hidden': true } as const)
+    : { 'aria-label': `Open ${upload.originalFilename}` };
   if (upload.isPublic) {
     return (
       <a
         href={upload.url}
         target="_blank"
         rel="noopener noreferrer"
-        aria-label={label}
         className={className}
+        {...a11y}
       >
         {children}
       </a>
     );
   }
   return (
-    <button type="button" aria-label={label} className={className} onClick={() => onOpen(upload)}>
+    <button type="button" className={className} onClick={() => onOpen(upload)} {...a11y}>
       {children}
     </button>
   );
@@ -81,8 +86,8 @@ export function UploadCard({
         <OpenFile
           upload={upload}
           onOpen={onOpen}
-          label={`Open ${name}`}
-          className="group/thumb relative block size-full cursor-pointer outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:ring-inset"
+          redundant
+          className="group/thumb relative block size-full cursor-pointer outline-none"
         >
           <UploadThumbnail upload={upload} />
         </OpenFile>
@@ -147,6 +152,7 @@ export function UploadCard({
           size="sm"
           className="flex-1 justify-start text-muted-foreground hover:text-foreground"
           title="Copy URL"
+          aria-label={`Copy URL of ${name}`}
           onClick={() => onCopyUrl(upload)}
         >
           <Copy aria-hidden="true" />
@@ -156,7 +162,7 @@ export function UploadCard({
           variant="ghost"
           size="icon"
           className="size-8 text-muted-foreground hover:text-foreground"
-          aria-label="Set custom URL"
+          aria-label={`Set custom URL for ${name}`}
           title="Set custom URL"
           onClick={() => onSetCustomUrl(upload)}
         >
@@ -166,7 +172,7 @@ export function UploadCard({
           variant="ghost"
           size="icon"
           className="size-8 text-muted-foreground hover:bg-destructive/15 hover:text-destructive"
-          aria-label="Delete"
+          aria-label={`Delete ${name}`}
           title="Delete"
           onClick={() => onDelete(upload)}
         >

@@ -1,4 +1,5 @@
-import { CHUNK_SIZE, type Upload } from '@upshot/contract';
+import type { ServerConfig, Upload } from '@upshot/contract';
+import { CHUNK_SIZE } from '@upshot/contract/constants';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -6,7 +7,7 @@ import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/sonner.tsx';
 import { jsonResponse, mockFetch } from '../../../test/fetch-mock.ts';
-import { makeUpload } from '../../../test/fixtures.ts';
+import { makeServerConfig, makeUpload } from '../../../test/fixtures.ts';
 import { createTestQueryClient } from '../../../test/render-app.tsx';
 import { mockXhr, type FakeXhrRequest } from '../../../test/xhr-mock.ts';
 import { UploadDialog } from './upload-dialog.tsx';
@@ -28,8 +29,18 @@ function Harness({ sleep }: { sleep?: (ms: number) => Promise<void> }) {
   );
 }
 
-function renderDialog(options: { sleep?: (ms: number) => Promise<void> } = {}) {
+function renderDialog(
+  options: {
+    sleep?: (ms: number) => Promise<void>;
+    config?: ServerConfig;
+    fetch?: Parameters<typeof mockFetch>[0];
+  } = {},
+) {
   localStorage.setItem('auth_token', 'tok');
+  const network = mockFetch({
+    'GET /api/config': () => jsonResponse(200, options.config ?? makeServerConfig()),
+    ...options.fetch,
+  });
   const user = userEvent.setup({ delay: null });
   render(
     <QueryClientProvider client={createTestQueryClient()}>
@@ -39,7 +50,7 @@ function renderDialog(options: { sleep?: (ms: number) => Promise<void> } = {}) {
   );
   const dialog = screen.getByRole('dialog', { name: 'Upload Files' });
   const input = within(dialog).getByLabelText('Choose files to upload') as HTMLInputElement;
-  return { user, dialog, input };
+  return { user, dialog, input, calls: network.requests };
 }
 
 function row(name: string) {
@@ -102,7 +113,6 @@ describe('UploadDialog', () => {
     await waitFor(() => expect(requests).toHaveLength(1));
     const first = requests[0]!;
     expect((first.body.get('file') as File).name).toBe('a.md');
-    expect((first.body.get('file') as File).type).toBe('text/markdown');
     expect(within(dialog).getByRole('button', { name: 'Uploading...' })).toBeDisabled();
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toBeDisabled();
     expect(within(dialog).queryByRole('button', { name: 'Close' })).not.toBeInTheDocument();
@@ -177,21 +187,31 @@ describe('UploadDialog', () => {
     const size = 2 * CHUNK_SIZE + 10;
     const stored = new Set<number>();
     let failChunk1 = true;
-    const { requests: calls } = mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
-      'GET /api/chunked-upload/up1': () =>
-        jsonResponse(200, { uploadId: 'up1', receivedChunks: [...stored] }),
-      'POST /api/chunked-upload/complete': () =>
-        jsonResponse(201, created(makeUpload({ originalFilename: 'disk.img', size }))),
-    });
     const { requests } = mockXhr((request) => {
       const index = Number(request.body.get('chunkIndex'));
       if (index === 1 && failChunk1) return request.fail();
       stored.add(index);
       request.respond(204);
     });
-    const { user, dialog, input } = renderDialog({ sleep: async () => {} });
+    const { user, dialog, input, calls } = renderDialog({
+      sleep: async () => {},
+      fetch: {
+        'POST /api/chunked-upload/init': () =>
+          jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+        'GET /api/chunked-upload/up1': () =>
+          jsonResponse(200, {
+            uploadId: 'up1',
+            filename: 'disk.img',
+            totalSize: size,
+            totalChunks: 3,
+            chunkSize: CHUNK_SIZE,
+            receivedChunks: [...stored],
+            expiresAt: '2030-01-01',
+          }),
+        'POST /api/chunked-upload/complete': () =>
+          jsonResponse(201, created(makeUpload({ originalFilename: 'disk.img', size }))),
+      },
+    });
     await user.upload(input, [sizedFile('disk.img', size, 'application/octet-stream')]);
     await user.click(await within(dialog).findByRole('button', { name: 'Upload 1 file(s)' }));
 
@@ -207,5 +227,36 @@ describe('UploadDialog', () => {
     expect(await screen.findByText('1 file(s) uploaded successfully')).toBeInTheDocument();
     expect(requests.slice(5).map((r) => r.body.get('chunkIndex'))).toEqual(['1', '2']);
     expect(calls.filter((r) => r.url.endsWith('/init'))).toHaveLength(1);
+  });
+
+  it("marks and sends in chunks what is over the server's limit, cut at the size it answers", async () => {
+    const config = makeServerConfig({ maxSimpleUploadBytes: 2000, chunkSize: 1000 });
+    const { requests } = mockXhr((request) => request.respond(204));
+    const { user, dialog, input, calls } = renderDialog({
+      config,
+      fetch: {
+        'POST /api/chunked-upload/init': () =>
+          jsonResponse(201, { uploadId: 'up1', chunkSize: 1000, expiresAt: '2030-01-01' }),
+        'POST /api/chunked-upload/complete': () =>
+          jsonResponse(201, created(makeUpload({ originalFilename: 'log.txt' }))),
+      },
+    });
+    expect(
+      await within(dialog).findByText(/Files over 1\.95 KB are sent in resumable chunks/),
+    ).toBeInTheDocument();
+
+    await user.upload(input, [
+      new File(['x'.repeat(2500)], 'log.txt', { type: 'text/plain' }),
+      new File(['x'.repeat(2000)], 'small.txt', { type: 'text/plain' }),
+    ]);
+    expect(within(row('log.txt')).getByText('Chunked')).toBeInTheDocument();
+    expect(within(row('small.txt')).queryByText('Chunked')).not.toBeInTheDocument();
+
+    await user.click(within(row('small.txt')).getByRole('button', { name: 'Remove small.txt' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload 1 file(s)' }));
+
+    expect(await screen.findByText('1 file(s) uploaded successfully')).toBeInTheDocument();
+    expect(requests.map((r) => (r.body.get('chunk') as Blob).size)).toEqual([1000, 1000, 500]);
+    expect(calls.filter((r) => r.url.endsWith('/api/config'))).toHaveLength(1);
   });
 });

@@ -10,9 +10,11 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog.tsx';
+import { formatBytes } from '../../../lib/format.ts';
 import { cn } from '../../../lib/utils.ts';
+import { useServerConfig } from '../../config/index.ts';
 import { useUploadQueue } from '../hooks/use-upload-queue.ts';
-import type { UploadFileOptions } from '../upload-file.ts';
+import { DEFAULT_LIMITS, isChunkedUpload, type UploadFileOptions } from '../upload-file.ts';
 import { UploadQueueRow } from './upload-queue-row.tsx';
 
 /** How long an all-success batch stays on screen before the dialog closes itself. */
@@ -28,6 +30,8 @@ type UploadDialogProps = {
 export function UploadDialog({ open, onOpenChange, uploadOptions }: UploadDialogProps) {
   const queue = useUploadQueue(uploadOptions);
   const { items, pendingCount, isUploading, addFiles, removeItem, retryItem, clear, start } = queue;
+  const { data: config } = useServerConfig();
+  const maxSimple = config?.maxSimpleUploadBytes ?? DEFAULT_LIMITS.maxSimpleUploadBytes;
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => () => clearTimeout(closeTimer.current), []);
@@ -68,7 +72,8 @@ export function UploadDialog({ open, onOpenChange, uploadOptions }: UploadDialog
         <DialogHeader>
           <DialogTitle>Upload Files</DialogTitle>
           <DialogDescription>
-            Each file gets its own short link. Files over 100 MB are sent in resumable chunks.
+            Each file gets its own short link. Files over {formatBytes(maxSimple)} are sent in
+            resumable chunks.
           </DialogDescription>
         </DialogHeader>
 
@@ -98,6 +103,7 @@ export function UploadDialog({ open, onOpenChange, uploadOptions }: UploadDialog
               <UploadQueueRow
                 key={item.id}
                 item={item}
+                chunked={isChunkedUpload(item.file, maxSimple)}
                 onRemove={() => removeItem(item.id)}
                 onRetry={isUploading ? undefined : () => retryItem(item.id)}
               />

@@ -32,13 +32,15 @@ function StatusIcon({ status }: { status: QueueItemStatus }) {
 
 type UploadQueueRowProps = {
   item: QueueItem;
+  /** Sent in chunks (over the server's simple-upload limit). */
+  chunked: boolean;
   onRemove: () => void;
   /** Absent while a batch runs. */
   onRetry?: () => void;
 };
 
-export function UploadQueueRow({ item, onRemove, onRetry }: UploadQueueRowProps) {
-  const { file, status, progress, chunked, error } = item;
+export function UploadQueueRow({ item, chunked, onRemove, onRetry }: UploadQueueRowProps) {
+  const { file, status, progress, error } = item;
   return (
     <li
       aria-label={file.name}

@@ -3,18 +3,14 @@ import { Play } from 'lucide-react';
 import { useState } from 'react';
 import { FileTypeIcon } from './file-type-icon.tsx';
 
-function hasThumbnail(mimeType: string): boolean {
-  return mimeType.startsWith('image/') || mimeType.startsWith('video/');
-}
-
-/** The card's picture: the server's thumbnail for images and videos, else an icon by type. */
+/** The card's picture: the server's thumbnail when it made one, else an icon by type. */
 export function UploadThumbnail({ upload }: { upload: Upload }) {
   // Remember which link failed, so a fresh (re-signed) link gets its own chance.
   const [failedUrl, setFailedUrl] = useState<string | null>(null);
-  const showImage = hasThumbnail(upload.mimeType) && failedUrl !== upload.thumbnailUrl;
+  const { thumbnailUrl } = upload;
   const isVideo = upload.mimeType.startsWith('video/');
 
-  if (!showImage) {
+  if (thumbnailUrl === null || failedUrl === thumbnailUrl) {
     return (
       <div className="flex size-full items-center justify-center bg-gradient-to-br from-muted/80 to-muted/30">
         <FileTypeIcon mimeType={upload.mimeType} className="size-12 text-muted-foreground/80" />
@@ -24,12 +20,12 @@ export function UploadThumbnail({ upload }: { upload: Upload }) {
   return (
     <>
       <img
-        src={upload.thumbnailUrl}
+        src={thumbnailUrl}
         alt=""
         loading="lazy"
         decoding="async"
         draggable={false}
-        onError={() => setFailedUrl(upload.thumbnailUrl)}
+        onError={() => setFailedUrl(thumbnailUrl)}
         className="size-full object-cover transition-transform duration-300 group-hover/thumb:scale-[1.03]"
       />
       {isVideo && (

@@ -1,4 +1,5 @@
-import { VANITY_MAX, type Upload } from '@upshot/contract';
+import type { Upload } from '@upshot/contract';
+import { VANITY_MAX } from '@upshot/contract/constants';
 import { X } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
@@ -12,6 +13,7 @@ import {
 } from '../../../components/ui/dialog.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { cn } from '../../../lib/utils.ts';
+import { useServerConfig } from '../../config/index.ts';
 
 type VanityUrlDialogProps = {
   /** The upload being edited; kept while the dialog animates closed. */
@@ -21,6 +23,15 @@ type VanityUrlDialogProps = {
   /** Saves the value (null removes it) and resolves to the server's reason when it refuses. */
   onSave: (upload: Upload, vanityUrl: string | null) => Promise<string | null>;
 };
+
+/**
+ * The origin every link starts with: the server's PUBLIC_URL, which may differ from the address
+ * this app was opened at. Until the config has loaded, the upload's own link says it too.
+ */
+function linkOrigin(publicUrl: string | undefined, upload: Upload): string {
+  if (publicUrl !== undefined) return `${publicUrl}/`;
+  return upload.url.slice(0, upload.url.lastIndexOf('/') + 1);
+}
 
 /** The Custom Short URL dialog: pick the path after the site's origin. */
 export function VanityUrlDialog({ upload, open, onOpenChange, onSave }: VanityUrlDialogProps) {
@@ -55,7 +66,8 @@ function VanityUrlForm({
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
-  const origin = `${window.location.origin}/`;
+  const { data: config } = useServerConfig();
+  const origin = linkOrigin(config?.publicUrl, upload);
   const trimmed = value.trim();
 
   const handleSubmit = async (event: FormEvent) => {
@@ -86,7 +98,7 @@ function VanityUrlForm({
           )}
         >
           <span
-            className="max-w-[55%] shrink-0 truncate border-r border-input bg-muted/50 px-3 py-2 font-mono text-xs text-muted-foreground"
+            className="max-w-[40%] shrink-0 truncate sm:max-w-[55%] border-r border-input bg-muted/50 px-3 py-2 font-mono text-xs text-muted-foreground"
             title={origin}
           >
             {origin}

@@ -1,65 +1,119 @@
-// The Uploads screen's filters and page. The search box updates at once; the list follows it
-// 300 ms after the last keystroke, so typing a name does not fire a request per letter.
-import { DEFAULT_PAGE_SIZE, type FileType, type Sort } from '@upshot/contract';
-import { useEffect, useMemo, useState } from 'react';
+// The Uploads screen's filters and page, kept in the query string (?search=&type=&sort=&page=,
+// defaults left out), so a reload, back and forward keep them and a filtered list can be shared.
+// The search box updates at once; the URL and the list follow it 300 ms after the last
+// keystroke, so typing a name does not fire a request (or a history entry) per letter.
+import type { FileType, Sort } from '@upshot/contract';
+import {
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_SORT,
+  FILE_TYPES,
+  MAX_SEARCH_LENGTH,
+  SORTS,
+} from '@upshot/contract/constants';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { UploadListParams } from '../api.ts';
 
 export const SEARCH_DEBOUNCE_MS = 300;
-const DEFAULT_SORT: Sort = 'newest';
+
+type UrlFilters = { search: string; type: FileType | ''; sort: Sort; page: number };
+
+function isOneOf<T extends string>(list: readonly T[], value: string | null): value is T {
+  return value !== null && (list as readonly string[]).includes(value);
+}
+
+/** The filters a query string asks for; anything malformed reads as the default. */
+export function readUrlFilters(params: URLSearchParams): UrlFilters {
+  const type = params.get('type');
+  const sort = params.get('sort');
+  const page = Number(params.get('page'));
+  return {
+    search: (params.get('search') ?? '').trim().slice(0, MAX_SEARCH_LENGTH),
+    type: isOneOf(FILE_TYPES, type) ? type : '',
+    sort: isOneOf(SORTS, sort) ? sort : DEFAULT_SORT,
+    page: Number.isSafeInteger(page) && page > 1 ? page : 1,
+  };
+}
+
+/** The query string with `changes` applied; defaults are left out, other parameters kept. */
+function writeUrlFilters(current: URLSearchParams, changes: Partial<UrlFilters>): URLSearchParams {
+  const next = new URLSearchParams(current);
+  const set = (key: string, value: string, fallback: string) => {
+    if (value === fallback) next.delete(key);
+    else next.set(key, value);
+  };
+  if (changes.search !== undefined) set('search', changes.search.trim(), '');
+  if (changes.type !== undefined) set('type', changes.type, '');
+  if (changes.sort !== undefined) set('sort', changes.sort, DEFAULT_SORT);
+  if (changes.page !== undefined) set('page', String(changes.page), '1');
+  return next;
+}
 
 export function useUploadFilters(limit = DEFAULT_PAGE_SIZE) {
-  const [searchInput, setSearchInputState] = useState('');
-  const [search, setSearch] = useState('');
-  const [fileType, setFileTypeState] = useState<FileType | ''>('');
-  const [sort, setSortState] = useState<Sort>(DEFAULT_SORT);
-  const [page, setPage] = useState(1);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const { search, type: fileType, sort, page } = readUrlFilters(searchParams);
+
+  const update = useCallback(
+    (changes: Partial<UrlFilters>, options: { replace?: boolean } = {}) => {
+      const next = writeUrlFilters(searchParams, changes);
+      // The same list again is not a new history entry.
+      if (next.toString() !== searchParams.toString()) setSearchParams(next, options);
+    },
+    [searchParams, setSearchParams],
+  );
+
+  // The box follows the URL when it changes under it (back, forward, a shared link), but not
+  // when the change is the box's own debounced value arriving: the user may have typed on since.
+  const [searchInput, setSearchInput] = useState(search);
+  const [sync, setSync] = useState({ shown: search, committed: search });
+  if (search !== sync.shown) {
+    setSync({ shown: search, committed: search });
+    if (search !== sync.committed) setSearchInput(search);
+  }
 
   useEffect(() => {
-    if (searchInput === search) return;
+    const wanted = searchInput.trim();
+    if (wanted === search) return;
     const timer = setTimeout(() => {
-      setSearch(searchInput);
-      setPage(1);
+      setSync((current) => ({ ...current, committed: wanted }));
+      update({ search: wanted, page: 1 });
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [searchInput, search]);
+  }, [searchInput, search, update]);
 
   const params = useMemo<UploadListParams>(
-    () => ({ search: search.trim(), type: fileType, sort, page, limit }),
+    () => ({ search, type: fileType, sort, page, limit }),
     [search, fileType, sort, page, limit],
   );
 
   return {
     params,
     searchInput,
-    setSearchInput: setSearchInputState,
+    setSearchInput,
     fileType,
     sort,
     page,
-    setPage,
+    setPage: useCallback((next: number) => update({ page: next }), [update]),
+    /** Moves to another page without a history entry (the one asked for no longer exists). */
+    replacePage: useCallback((next: number) => update({ page: next }, { replace: true }), [update]),
     setFileType(value: FileType | '') {
-      setFileTypeState(value);
-      setPage(1);
+      update({ type: value, page: 1 });
     },
     setSort(value: Sort) {
-      setSortState(value);
-      setPage(1);
+      update({ sort: value, page: 1 });
     },
     /** Removes the search at once, without waiting for the debounce. */
     clearSearch() {
-      setSearchInputState('');
-      setSearch('');
-      setPage(1);
+      setSearchInput('');
+      update({ search: '', page: 1 });
     },
     clearAll() {
-      setSearchInputState('');
-      setSearch('');
-      setFileTypeState('');
-      setSortState(DEFAULT_SORT);
-      setPage(1);
+      setSearchInput('');
+      update({ search: '', type: '', sort: DEFAULT_SORT, page: 1 });
     },
     /** Filters that narrow the list (sorting only reorders it). */
-    isFiltered: params.search !== '' || fileType !== '',
-    hasActiveFilters: params.search !== '' || fileType !== '' || sort !== DEFAULT_SORT,
+    isFiltered: search !== '' || fileType !== '',
+    hasActiveFilters: search !== '' || fileType !== '' || sort !== DEFAULT_SORT,
     isDefaultSort: sort === DEFAULT_SORT,
   };
 }

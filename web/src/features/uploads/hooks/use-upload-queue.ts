@@ -1,9 +1,12 @@
 // Runs the upload dialog's queue: pending files one after another, each row's state and progress
 // kept current, a toast for each failure and one summing up the batch.
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { serverConfigQuery } from '../../config/index.ts';
 import { useInvalidateUploads } from '../api.ts';
 import {
+  DEFAULT_LIMITS,
   UPLOAD_FAILED,
   UploadFailure,
   uploadFile,
@@ -29,6 +32,7 @@ export function useUploadQueue(options: Options = {}) {
   const [items, setItems] = useState<QueueItem[]>([]);
   const [isUploading, setIsUploading] = useState(false);
   const invalidateUploads = useInvalidateUploads();
+  const queryClient = useQueryClient();
   const abortRef = useRef<AbortController | null>(null);
 
   // Leaving the screen mid-upload stops the transfer instead of letting it run unseen.
@@ -70,12 +74,18 @@ export function useUploadQueue(options: Options = {}) {
     abortRef.current = controller;
     setIsUploading(true);
     try {
+      // Read once (and cached): how large a file may go in one request, how to cut the rest.
+      const limits = await queryClient.fetchQuery(serverConfigQuery).then(
+        ({ chunkSize, maxSimpleUploadBytes }) => ({ chunkSize, maxSimpleUploadBytes }),
+        () => DEFAULT_LIMITS,
+      );
       for (const item of pending) {
         if (controller.signal.aborted) break;
         update(item.id, { status: 'uploading', progress: 0, error: undefined });
         try {
           const response = await uploadFile(item.file, {
             ...options,
+            limits,
             signal: controller.signal,
             resumeUploadId: item.chunkedUploadId,
             onChunkedSession: (uploadId) => update(item.id, { chunkedUploadId: uploadId }),
@@ -101,7 +111,7 @@ export function useUploadQueue(options: Options = {}) {
     if (result.succeeded > 0) toast.success(`${result.succeeded} file(s) uploaded successfully`);
     if (result.failed > 0) toast.error(`${result.failed} file(s) failed to upload`);
     return result;
-  }, [items, options, update, invalidateUploads]);
+  }, [items, options, update, invalidateUploads, queryClient]);
 
   const pendingCount = items.filter((item) => item.status === 'pending').length;
 

@@ -11,7 +11,6 @@ import { buildApp, type App, type Built } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
-import type { NewUploadRow } from '../src/db/schema.ts';
 import type { Clock } from '../src/lib/clock.ts';
 import { createLocalStorage } from '../src/storage/local.ts';
 import type { Storage } from '../src/storage/storage.ts';
@@ -120,98 +119,9 @@ export async function createTestContext(
   };
 }
 
-let counter = 0;
-export async function createUser(
-  ctx: TestContext,
-  overrides: Partial<{
-    email: string;
-    username: string;
-    role: 'user' | 'admin';
-    password: string;
-  }> = {},
-) {
-  counter += 1;
-  const password = overrides.password ?? 'correct horse battery';
-  const row = await ctx.modules.users.service.create({
-    email: overrides.email ?? `user${counter}-${crypto.randomBytes(3).toString('hex')}@example.com`,
-    username: overrides.username ?? `user${counter}_${crypto.randomBytes(3).toString('hex')}`,
-    role: overrides.role ?? 'user',
-    password,
-  });
-  return { row, password };
-}
-
-export async function login(ctx: TestContext, email: string, password: string, ip = '10.0.0.1') {
-  const res = await ctx.app.inject({
-    method: 'POST',
-    url: '/api/auth/login',
-    payload: { email, password },
-    remoteAddress: ip,
-  });
-  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
-  return res.json<{ token: string }>().token;
-}
-
 /** The environment for a child process (another server instance), on top of this one's. */
 export function childEnv(overrides: Record<string, string>): Record<string, string | undefined> {
   return { ...process.env, ...overrides };
-}
-
-/** A multipart/form-data body: the fields in order, then the file part. */
-export function multipart(
-  fields: Record<string, string>,
-  file?: { field?: string; filename: string; contentType?: string; data: Buffer },
-): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----upshot${crypto.randomBytes(8).toString('hex')}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-      ),
-    );
-  }
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\ncontent-disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.filename}"\r\n` +
-          `content-type: ${file.contentType ?? 'application/octet-stream'}\r\n\r\n`,
-      ),
-      file.data,
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return {
-    payload: Buffer.concat(parts),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
-}
-
-export async function signIn(ctx: TestContext, role: 'user' | 'admin' = 'user') {
-  const { row, password } = await createUser(ctx, { role });
-  const token = await login(
-    ctx,
-    row.email,
-    password,
-    `10.9.${counter % 250}.${(counter * 7) % 250}`,
-  );
-  return { user: row, token, auth: { authorization: `Bearer ${token}` } };
-}
-
-export async function uploadFile(
-  ctx: TestContext,
-  auth: Record<string, string>,
-  file: { filename: string; contentType?: string; data: Buffer },
-  fields: Record<string, string> = {},
-) {
-  const body = multipart(fields, file);
-  return ctx.app.inject({
-    method: 'POST',
-    url: '/api/upload',
-    headers: { ...auth, ...body.headers },
-    payload: body.payload,
-  });
 }
 
 /** Every regular file below a directory (to check that nothing is left behind). */
@@ -221,50 +131,4 @@ export function filesUnder(dir: string): string[] {
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((d) => d.isFile())
     .map((d) => path.join(d.parentPath, d.name));
-}
-
-/**
- * An uploads row to insert straight into the table (many rows, or rows that predate a
- * migration), with every column filled; `fields` overrides any of them.
- */
-export function uploadRow(userId: string, fields: Partial<NewUploadRow> = {}): NewUploadRow {
-  const id = crypto.randomUUID();
-  return {
-    id,
-    user_id: userId,
-    original_filename: 'file.png',
-    mime_type: 'image/png',
-    file_type: 'images',
-    size: 1,
-    sha256: null,
-    views: 0,
-    short_code: id.replace(/-/g, '').slice(0, 12),
-    vanity_url: null,
-    is_public: 1,
-    storage_key: `u/00/00/${id.replace(/-/g, '')}`,
-    thumbnail_status: 'none',
-    thumbnail_key: null,
-    created_at: new Date().toISOString(),
-    ...fields,
-  };
-}
-
-/** The ids of a user's upload rows. */
-export async function uploadIdsOf(ctx: TestContext, userId: string): Promise<string[]> {
-  const rows = await ctx.handle.db
-    .selectFrom('uploads')
-    .select('id')
-    .where('user_id', '=', userId)
-    .execute();
-  return rows.map((r) => r.id);
-}
-
-/** A user's disk_used, in bytes. */
-export async function diskUsedOf(ctx: TestContext, userId: string): Promise<number> {
-  const row = await ctx.handle.db
-    .selectFrom('users')
-    .select('disk_used')
-    .where('id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return Number(row.disk_used);
 }
