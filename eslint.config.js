@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -9,6 +10,43 @@ const noProcessEnv = {
   message:
     'Read configuration through server/src/config.ts, the only module that reads process.env.',
 };
+
+// The server's layers, as docs/ARCHITECTURE.md's "May import" column states them.
+const modules = fs
+  .readdirSync(new URL('./server/src/modules', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const layerZones = [
+  // One domain reaches another only through its index.ts.
+  ...modules.flatMap((a) =>
+    modules
+      .filter((b) => b !== a)
+      .map((b) => ({
+        target: `./server/src/modules/${a}`,
+        from: `./server/src/modules/${b}`,
+        except: ['./index.ts'],
+        message: `Use what modules/${b}/index.ts exports.`,
+      })),
+  ),
+  // Routes and services never touch the database layer (table types aside): repositories do.
+  ...['routes', 'service', 'policy', 'presenter'].map((role) => ({
+    target: `./server/src/modules/*/${role}.ts`,
+    from: './server/src/db',
+    except: ['./schema.ts'],
+    message: 'SQL lives in repositories; only the table types (db/schema.ts) may be imported here.',
+  })),
+  // Nothing below the app reaches up into it.
+  {
+    target: ['./server/src/modules', './server/src/lib', './server/src/storage', './server/src/db'],
+    from: ['./server/src/app.ts', './server/src/boot.ts', './server/src/main.ts'],
+    message: 'Modules are given what they need; they do not import the app.',
+  },
+  {
+    target: ['./server/src/lib', './server/src/storage', './server/src/db/database.ts'],
+    from: './server/src/modules',
+    message: 'lib, storage and db know nothing of the domains.',
+  },
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'e2e/screenshots/**'] },
@@ -24,6 +62,35 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', noProcessEnv],
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'], // tests may reach into any layer
+    rules: { 'import-x/no-restricted-paths': ['error', { zones: layerZones }] },
+  },
+  {
+    // Services hold the rules and know nothing of HTTP.
+    files: ['server/src/modules/*/service.ts', 'server/src/modules/*/policy.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['fastify', '@fastify/*'], message: 'Services never import Fastify.' },
+            { group: ['**/plugins/**'], message: 'Services never import HTTP plugins.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A promise nobody awaits hides its failure: await it, return it, or `void` it on purpose.
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: false }],
     },
   },
   {

@@ -6,6 +6,7 @@ const engines = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlit
 
 export default defineConfig({
   test: {
+    globalSetup: ['test/global-setup.ts'],
     projects: engines.map((engine) => ({
       test: {
         name: engine,

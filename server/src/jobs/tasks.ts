@@ -5,7 +5,7 @@
  * user id it concerns and recorded on the row (attempts, last error), to be retried with
  * backoff and, after the last attempt, left alone: one bad item never holds up the others.
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../lib/logger.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { TasksRepository } from './tasks-repository.ts';
 
@@ -27,7 +27,7 @@ export type Background = ReturnType<typeof createBackground>;
 export function createBackground(deps: {
   tasks: TasksRepository;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: Logger;
 }) {
   const { tasks, clock, log } = deps;
   const handlers = new Map<string, TaskHandler>();

@@ -274,3 +274,15 @@ describe('errors', () => {
     });
   });
 });
+
+describe('credentials in two headers', () => {
+  it('an unusable Authorization header does not hide a valid X-API-Token', async () => {
+    const { row } = await createUser(ctx);
+    const apiToken = ctx.modules.users.service.revealApiToken(row);
+    for (const authorization of ['Basic dXNlcjpwYXNz', 'Bearer not-a-session', 'Digest x']) {
+      const res = await me({ authorization, 'x-api-token': apiToken });
+      expect(res.statusCode, authorization).toBe(200);
+      expect(res.json().id).toBe(row.id);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { API } from '@upshot/contract';
 import { route } from '../../plugins/route-table.ts';
 import { toUserResponse, type UsersService } from '../users/index.ts';
+import { toAuthResponse } from './presenter.ts';
 import type { AuthService } from './service.ts';
 
 export function authRoutes(deps: { auth: AuthService; users: UsersService }) {
@@ -12,7 +13,7 @@ export function authRoutes(deps: { auth: AuthService; users: UsersService }) {
         ip: request.ip,
         userAgent: request.headers['user-agent'],
       });
-      return { token, user: toUserResponse(await users.get(userId)) };
+      return toAuthResponse(token, await users.get(userId));
     }),
 
     route(API.logout, async ({ auth: caller }) => {

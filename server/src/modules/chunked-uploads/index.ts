@@ -1,5 +1,5 @@
 /** The chunked-uploads module's only door: resumable uploads of large files. */
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../lib/logger.ts';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Storage } from '../../storage/storage.ts';
@@ -25,7 +25,7 @@ export function createChunkedUploadsModule(deps: {
   links: Links;
   maxUploadBytes: number;
   chunkSize: number;
-  log: FastifyBaseLogger;
+  log: Logger;
 }): Module & { service: ChunkedUploadsService } {
   const service = createChunkedUploadsService({
     sessions: createChunkedUploadsRepository(deps.db),

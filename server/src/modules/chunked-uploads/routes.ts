@@ -4,6 +4,7 @@ import { parse } from '../../lib/validate.ts';
 import { readMultipartFile } from '../../plugins/multipart.ts';
 import { route } from '../../plugins/route-table.ts';
 import { toUploadResponse, type Links } from '../uploads/index.ts';
+import { toChunkInitResponse, toChunkStatusResponse } from './presenter.ts';
 import type { ChunkedUploadsService } from './service.ts';
 
 const ChunkFields = ChunkForm.pick({ uploadId: true, chunkIndex: true });
@@ -18,11 +19,7 @@ export function chunkedUploadsRoutes(deps: {
   return [
     route(API.chunkedInit, async ({ auth, body }) => {
       const session = await chunked.init(auth.user, { ...body, isPublic: body.isPublic ?? true });
-      return {
-        uploadId: session.id,
-        chunkSize: Number(session.chunk_size),
-        expiresAt: session.expires_at,
-      };
+      return toChunkInitResponse(session);
     }),
 
     route(API.chunkedChunk, async ({ request, auth, query }) => {
@@ -53,9 +50,10 @@ export function chunkedUploadsRoutes(deps: {
       return undefined;
     }),
 
-    route(API.chunkedStatus, async ({ auth, params }) =>
-      chunked.status(auth.user, params.uploadId),
-    ),
+    route(API.chunkedStatus, async ({ auth, params }) => {
+      const { session, received } = await chunked.status(auth.user, params.uploadId);
+      return toChunkStatusResponse(session, received);
+    }),
 
     route(API.chunkedAbort, async ({ auth, params }) => {
       await chunked.abort(auth.user, params.uploadId);

@@ -11,7 +11,6 @@
  */
 import crypto from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import type { ChunkStatusResponse } from '@upshot/contract';
 import type { ChunkedUploadRow, UploadRow } from '../../db/schema.ts';
 import {
   ConflictError,
@@ -206,20 +205,17 @@ export function createChunkedUploadsService(deps: {
       }
     },
 
-    async status(owner: Viewer, uploadId: string): Promise<ChunkStatusResponse> {
+    /** The session and the indexes of its stored chunks (all of them once it is completed). */
+    async status(
+      owner: Viewer,
+      uploadId: string,
+    ): Promise<{ session: ChunkedUploadRow; received: number[] }> {
       const session = await ownSession(owner, uploadId);
-      return {
-        uploadId: session.id,
-        filename: session.filename,
-        totalSize: Number(session.total_size),
-        totalChunks: session.total_chunks,
-        chunkSize: Number(session.chunk_size),
-        receivedChunks:
-          session.status === 'completed'
-            ? Array.from({ length: session.total_chunks }, (_, i) => i)
-            : await sessions.storedIndexes(uploadId),
-        expiresAt: session.expires_at,
-      };
+      const received =
+        session.status === 'completed'
+          ? Array.from({ length: session.total_chunks }, (_, i) => i)
+          : await sessions.storedIndexes(uploadId);
+      return { session, received };
     },
 
     /** Joins the chunks into the upload; `created` is false when it was made before. */

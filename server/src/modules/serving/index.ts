@@ -1,5 +1,5 @@
 /** The serving module's only door: the share links. */
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../lib/logger.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { Module } from '../module.ts';
 import type { UploadsService } from '../uploads/index.ts';
@@ -11,7 +11,7 @@ export { FILE_CSP } from './content-policy.ts';
 export function createServingModule(deps: {
   uploads: UploadsService;
   storage: Storage;
-  log: FastifyBaseLogger;
+  log: Logger;
 }): Module & { service: ServingService } {
   const service = createServingService({
     uploads: deps.uploads,

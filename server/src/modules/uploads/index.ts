@@ -1,5 +1,5 @@
 /** The uploads module's only door: uploads, their links, thumbnails and orphaned bytes. */
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../lib/logger.ts';
 import type { Db } from '../../db/database.ts';
 import type { UploadSearch } from '../../db/search.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -28,7 +28,7 @@ export function createUploadsModule(deps: {
   fileHasher: FileHasher;
   ffmpeg: string | null;
   kickTasks: () => void;
-  log: FastifyBaseLogger;
+  log: Logger;
 }): Module & { service: UploadsService; sweepOrphans: OrphanSweeper['sweep'] } {
   const { db, storage, clock, log } = deps;
   const repository = createUploadsRepository(db, deps.search);

@@ -5,7 +5,7 @@
  * temporary files of uploads cut off by a crash. Only what is older than a grace period, so
  * work in flight is never touched.
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../../lib/logger.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { UploadsRepository } from './repository.ts';
@@ -19,7 +19,7 @@ export function createOrphanSweeper(deps: {
   uploads: UploadsRepository;
   storage: Storage;
   clock: Clock;
-  log: FastifyBaseLogger;
+  log: Logger;
 }) {
   const { uploads, storage, clock, log } = deps;
 
