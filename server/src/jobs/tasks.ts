@@ -24,11 +24,7 @@ export type TaskHandler = {
 
 export type Background = ReturnType<typeof createBackground>;
 
-export function createBackground(deps: {
-  tasks: TasksRepository;
-  clock: Clock;
-  log: Logger;
-}) {
+export function createBackground(deps: { tasks: TasksRepository; clock: Clock; log: Logger }) {
   const { tasks, clock, log } = deps;
   const handlers = new Map<string, TaskHandler>();
   let running: Promise<number> | null = null;
