@@ -31,6 +31,8 @@ export async function registerSecurityHeaders(
       },
     },
     referrerPolicy: { policy: 'same-origin' },
+    // For this host only: an operator's other hosts under the same name are not ours to bind.
+    strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
     crossOriginEmbedderPolicy: false,
   });
 }
