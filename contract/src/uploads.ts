@@ -51,12 +51,26 @@ export const UploadFileForm = z.object({
   file: z.unknown().meta({ type: 'string', format: 'binary' }),
 });
 
+/**
+ * A number in a query string: digits only (z.coerce.number() goes through Number(), which also
+ * takes " 20\t", "0x14" and "2e1").
+ */
+const WholeNumber = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^[0-9]{1,9}$/, 'must be a whole number')
+    .transform(Number),
+]);
+
 export const ListUploadsQuery = z.object({
   search: text(MAX_SEARCH_LENGTH).trim().optional(),
   type: z.union([FileTypeSchema, z.literal('')]).optional(),
   sort: SortSchema.default(DEFAULT_SORT),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  limit: z.coerce.number().int().min(MIN_PAGE_SIZE).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  page: WholeNumber.pipe(z.number().int().min(1).max(1_000_000)).default(1),
+  limit: WholeNumber.pipe(z.number().int().min(MIN_PAGE_SIZE).max(MAX_PAGE_SIZE)).default(
+    DEFAULT_PAGE_SIZE,
+  ),
 });
 export type ListUploadsQuery = z.input<typeof ListUploadsQuery>;
 

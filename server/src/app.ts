@@ -17,7 +17,7 @@ import { createSystemModule } from './modules/system/index.ts';
 import { createLinks, createUploadsModule, ffmpegAvailable } from './modules/uploads/index.ts';
 import { createUsersModule } from './modules/users/index.ts';
 import { registerAuth } from './plugins/auth.ts';
-import { registerErrorHandler } from './plugins/errors.ts';
+import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRequestContext } from './plugins/request-context.ts';
@@ -52,6 +52,8 @@ export async function buildApp(deps: AppDeps) {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     trustProxy: config.trustProxy,
+    // A URL the router cannot decode, a parameter past maxParamLength: the one error body too.
+    frameworkErrors: sendError,
   });
   const log = app.log;
   const fileHasher = createFileHasher();

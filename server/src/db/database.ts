@@ -7,7 +7,11 @@ import {
   PostgresDialect,
   SqliteAdapter,
   SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
   type DialectAdapter,
+  type Driver,
+  type SqliteDialectConfig,
   type SelectQueryBuilder,
   type Transaction,
 } from 'kysely';
@@ -48,7 +52,9 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   const sqlite = new SQLite(path.join(options.dataDir, 'upshot.db'));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // Never wait inside SQLite: better-sqlite3 is synchronous, so a busy wait there stops the
+  // whole process (every request, every timer). Busy statements are retried on a timer instead.
+  sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('synchronous = NORMAL');
   cacheStatements(sqlite);
   return {
@@ -83,8 +89,44 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 class TransactionalSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
   override createAdapter(): DialectAdapter {
     return new TransactionalDdlSqliteAdapter();
+  }
+  override createDriver(): Driver {
+    return new AsyncBusySqliteDriver(this.settings);
+  }
+}
+
+/** How long a statement waits, in all, for another connection's write lock. */
+const BUSY_WAIT_MS = 5000;
+
+/**
+ * A statement that meets another connection's lock (SQLITE_BUSY) is tried again after a short
+ * timer, up to BUSY_WAIT_MS, so the event loop runs meanwhile (a download's view count gives
+ * up after VIEW_COUNT_WAIT_MS, as it does on PostgreSQL).
+ */
+class AsyncBusySqliteDriver extends SqliteDriver {
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    return {
+      executeQuery: async (query) => {
+        const deadline = Date.now() + BUSY_WAIT_MS;
+        for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+          try {
+            return await connection.executeQuery(query);
+          } catch (err) {
+            if ((err as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) {
+              throw err;
+            }
+            await new Promise((resolve) => setTimeout(resolve, wait));
+          }
+        }
+      },
+      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+    };
   }
 }
 

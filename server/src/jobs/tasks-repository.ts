@@ -33,10 +33,18 @@ export function createTasksRepository(db: Executor) {
     enqueue: (kind: string, subjectId: string, now: string) =>
       enqueueTask(db, kind, subjectId, now),
 
-    due(now: string, maxAttempts: number, limit: number): Promise<TaskRow[]> {
+    /** Due tasks of the given kinds (those this runner has handlers for). */
+    async due(
+      now: string,
+      maxAttempts: number,
+      limit: number,
+      kinds: string[],
+    ): Promise<TaskRow[]> {
+      if (kinds.length === 0) return [];
       return db
         .selectFrom('tasks')
         .selectAll()
+        .where('kind', 'in', kinds)
         .where('run_after', '<=', now)
         .where('attempts', '<', maxAttempts)
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))

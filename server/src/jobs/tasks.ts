@@ -56,7 +56,9 @@ export function createBackground(deps: { tasks: TasksRepository; clock: Clock; l
   async function drainOnce(): Promise<number> {
     let ran = 0;
     for (;;) {
-      const due = await tasks.due(clock.now().toISOString(), MAX_ATTEMPTS, BATCH);
+      const due = await tasks.due(clock.now().toISOString(), MAX_ATTEMPTS, BATCH, [
+        ...handlers.keys(),
+      ]);
       let progressed = false;
       for (const task of due) {
         if (closed) return ran;

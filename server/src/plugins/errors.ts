@@ -1,6 +1,6 @@
 /** The one mapping from thrown errors to HTTP answers: `{ error, message }` bodies everywhere. */
 import type { ErrorBody } from '@upshot/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, RateLimitError } from '../errors.ts';
 
 const FASTIFY_MESSAGES: Record<string, string> = {
@@ -10,24 +10,31 @@ const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
 };
 
+/** Also Fastify's `frameworkErrors` (app.ts): a URL the router cannot decode gets this body too. */
+export function sendError(
+  err: FastifyError | AppError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (err instanceof AppError) {
+    if (err instanceof RateLimitError) reply.header('retry-after', String(err.retryAfterSeconds));
+    const body: ErrorBody = { error: err.code, message: err.message };
+    return reply.status(err.status).send(body);
+  }
+  const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    const code =
+      status === 413 ? 'payload_too_large' : status === 404 ? 'not_found' : 'validation_error';
+    const fastifyCode = 'code' in err && typeof err.code === 'string' ? err.code : '';
+    const message = FASTIFY_MESSAGES[fastifyCode] ?? err.message;
+    return reply.status(status).send({ error: code, message } satisfies ErrorBody);
+  }
+  request.log.error({ err }, 'unhandled error');
+  return reply
+    .status(500)
+    .send({ error: 'internal_error', message: 'Something went wrong' } satisfies ErrorBody);
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | AppError | Error, request, reply) => {
-    if (err instanceof AppError) {
-      if (err instanceof RateLimitError) reply.header('retry-after', String(err.retryAfterSeconds));
-      const body: ErrorBody = { error: err.code, message: err.message };
-      return reply.status(err.status).send(body);
-    }
-    const status = 'statusCode' in err && typeof err.statusCode === 'number' ? err.statusCode : 500;
-    if (status >= 400 && status < 500) {
-      const code =
-        status === 413 ? 'payload_too_large' : status === 404 ? 'not_found' : 'validation_error';
-      const fastifyCode = 'code' in err && typeof err.code === 'string' ? err.code : '';
-      const message = FASTIFY_MESSAGES[fastifyCode] ?? err.message;
-      return reply.status(status).send({ error: code, message } satisfies ErrorBody);
-    }
-    request.log.error({ err }, 'unhandled error');
-    return reply
-      .status(500)
-      .send({ error: 'internal_error', message: 'Something went wrong' } satisfies ErrorBody);
-  });
+  app.setErrorHandler(sendError);
 }

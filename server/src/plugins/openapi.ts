@@ -46,7 +46,24 @@ export async function registerOpenApi(
         schema.consumes = ['multipart/form-data'];
         schema.body = z.toJSONSchema(endpoint.form, { io: 'input', unrepresentable: 'any' });
       }
-      if (endpoint.produces) schema.produces = endpoint.produces;
+      // Answers without a JSON body, which the route schema leaves out: nothing at all (204),
+      // or the bytes of a file in one of the `produces` types.
+      const response = { ...(schema.response as Record<string, unknown> | undefined) };
+      for (const [status, body] of Object.entries(endpoint.responses)) {
+        if (body !== null) continue;
+        response[status] = endpoint.produces
+          ? {
+              description: 'The bytes',
+              content: Object.fromEntries(
+                endpoint.produces.map((type) => [
+                  type,
+                  { schema: { type: 'string', format: 'binary' } },
+                ]),
+              ),
+            }
+          : { type: 'null', description: 'No content' };
+      }
+      schema.response = response;
       return out;
     },
     transformObject: jsonSchemaTransformObject,

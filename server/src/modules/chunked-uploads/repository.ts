@@ -174,11 +174,25 @@ export function createChunkedUploadsRepository(db: Db) {
     /** The session made its upload; its parts are no longer needed. */
     async markCompleted(id: string, claim: string, uploadId: string): Promise<void> {
       await db.transaction().execute(async (trx) => {
-        await trx
+        const res = await trx
           .updateTable('chunked_uploads')
           .set({ status: 'completed', upload_id: uploadId, claim: null })
           .where('id', '=', id)
           .where('claim', '=', claim)
+          .executeTakeFirst();
+        // A request that took the claim over still needs them to pass its checks.
+        if (Number(res.numUpdatedRows) !== 1) return;
+        await trx.deleteFrom('chunked_upload_parts').where('upload_id', '=', id).execute();
+      });
+    },
+
+    /** The session's upload exists already (made under a lost claim): the session is done. */
+    async markMade(id: string, uploadId: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('chunked_uploads')
+          .set({ status: 'completed', upload_id: uploadId, claim: null })
+          .where('id', '=', id)
           .execute();
         await trx.deleteFrom('chunked_upload_parts').where('upload_id', '=', id).execute();
       });

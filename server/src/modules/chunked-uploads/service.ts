@@ -236,8 +236,31 @@ export function createChunkedUploadsService(deps: {
           `Missing chunks: ${shown}${missing.length > 20 ? ` and ${missing.length - 20} more` : ''}`,
         );
       };
+      const receiving = async () =>
+        (await sessions.parts(uploadId)).find(
+          (p) => p.state === 'writing' && (p.alive_at ?? '') > ago(PART_STALE_MS),
+        );
+      const stillReceiving = (index: number) =>
+        new ConflictError(
+          `Chunk ${index} is still being received; complete the upload once it is stored`,
+        );
       const missingBefore = await missingOf();
-      if (missingBefore.length > 0) throw missingError(missingBefore);
+      if (missingBefore.length > 0) {
+        // A chunk sent again is not stored while it is being received: wait for it.
+        const busy = await receiving();
+        if (busy) throw stillReceiving(busy.chunk_index);
+        // A completion that lost its claim may have made the upload (its id is the session's)
+        // and removed the parts: answer it.
+        const made = await uploads.get(owner, session.id).catch((err: unknown) => {
+          if (err instanceof NotFoundError) return null;
+          throw err;
+        });
+        if (made) {
+          await sessions.markMade(uploadId, made.id);
+          return lostAnswer(made);
+        }
+        throw missingError(missingBefore);
+      }
 
       const claim = crypto.randomUUID();
       if (!(await sessions.claimCompletion(uploadId, claim, nowIso(), ago(COMPLETION_STALE_MS)))) {
@@ -249,18 +272,11 @@ export function createChunkedUploadsService(deps: {
       }
 
       // No chunk can claim a part from here on; one that did before must have finished.
-      const parts = await sessions.parts(uploadId);
-      const writing = parts.filter(
-        (p) => p.state === 'writing' && (p.alive_at ?? '') > ago(PART_STALE_MS),
-      );
+      const writing = await receiving();
       const missing = await missingOf();
-      if (writing.length > 0 || missing.length > 0) {
+      if (writing || missing.length > 0) {
         await sessions.reopen(uploadId, claim);
-        if (writing.length > 0) {
-          throw new ConflictError(
-            `Chunk ${writing[0]!.chunk_index} is still being received; complete the upload once it is stored`,
-          );
-        }
+        if (writing) throw stillReceiving(writing.chunk_index);
         throw missingError(missing);
       }
 
