@@ -22,7 +22,7 @@ import { registerMultipart } from './plugins/multipart.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRequestContext } from './plugins/request-context.ts';
 import { registerRouteTable } from './plugins/route-table.ts';
-import { registerSecurityHeaders } from './plugins/security.ts';
+import { registerSecurityHeaders, securityHeaders } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { createLocalStorage } from './storage/local.ts';
 import type { Storage } from './storage/storage.ts';
@@ -109,7 +109,8 @@ export async function buildApp(deps: AppDeps) {
 
   registerRequestContext(app);
   registerErrorHandler(app);
-  await registerSecurityHeaders(app, { publicUrl: config.publicUrl });
+  const security = securityHeaders({ publicUrl: config.publicUrl });
+  registerSecurityHeaders(app, security);
   registerAuth(app, auth.service);
   registerMultipart(app);
   await registerOpenApi(app, { publicUrl: config.publicUrl, version: config.version });
@@ -117,7 +118,7 @@ export async function buildApp(deps: AppDeps) {
     app,
     all.flatMap((m) => m.routes),
   );
-  await registerWebApp(app, config.webDistDir);
+  await registerWebApp(app, config.webDistDir, security);
 
   for (const m of all) {
     for (const [kind, handler] of Object.entries(m.tasks)) background.register(kind, handler);

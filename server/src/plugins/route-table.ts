@@ -92,7 +92,7 @@ export function registerRouteTable(app: FastifyInstance, routes: readonly RouteD
       exposeHeadRoute: !raw,
       url: endpoint.path,
       schema: routeSchema(endpoint),
-      config: { endpoint },
+      config: { endpoint, ownSecurityHeaders: raw },
       onRequest: guard(endpoint.access),
       handler: async (request, reply) => {
         reply.status(status);

@@ -1,18 +1,19 @@
 /**
- * Security headers for the app's own pages and answers (@fastify/helmet): a content security
- * policy for index.html and the API reference, no framing, a strict referrer policy. The file
- * links set their own, stricter policy (a sandbox) over these; see serving/presenter.ts.
+ * Security headers for the app's own pages and answers, made by helmet once at start (a
+ * content security policy for index.html and the API reference, no framing, a strict referrer
+ * policy) and set on every answer but the file links, which set their own, stricter policy
+ * (a sandbox; see serving/presenter.ts). Computing them once keeps them off the hot path.
  */
-import fastifyHelmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 
-export async function registerSecurityHeaders(
-  app: FastifyInstance,
-  options: { publicUrl: string },
-): Promise<void> {
+export type SecurityHeaders = Readonly<Record<string, string>>;
+
+export function securityHeaders(options: { publicUrl: string }): SecurityHeaders {
   // Links and thumbnails are on PUBLIC_URL, which may be another origin than the one serving.
   const linkOrigin = new URL(options.publicUrl).origin;
-  await app.register(fastifyHelmet, {
+  const middleware = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -35,4 +36,30 @@ export async function registerSecurityHeaders(
     strictTransportSecurity: { maxAge: 15_552_000, includeSubDomains: false },
     crossOriginEmbedderPolicy: false,
   });
+  // helmet writes its headers on a response; this one only records them.
+  const headers: Record<string, string> = {};
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  middleware({} as IncomingMessage, recorder as unknown as ServerResponse, () => {});
+  return Object.freeze(headers);
+}
+
+export function registerSecurityHeaders(app: FastifyInstance, headers: SecurityHeaders): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.routeOptions.config.ownSecurityHeaders) reply.headers(headers);
+    done();
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route sets its own security headers (the file links). */
+    ownSecurityHeaders?: boolean;
+  }
 }

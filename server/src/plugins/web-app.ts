@@ -5,7 +5,12 @@ import fastifyStatic from '@fastify/static';
 import { API_BASE, SPA_ROUTES, type ErrorBody } from '@upshot/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
-export async function registerWebApp(app: FastifyInstance, distDir: string): Promise<void> {
+export async function registerWebApp(
+  app: FastifyInstance,
+  distDir: string,
+  /** Also on the not-found page a file link falls back to (those routes set their own). */
+  securityHeaders: Readonly<Record<string, string>>,
+): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   const built = fs.existsSync(indexFile);
 
@@ -32,6 +37,7 @@ export async function registerWebApp(app: FastifyInstance, distDir: string): Pro
   }
 
   const sendIndex = (reply: FastifyReply, status: number) => {
+    reply.headers(securityHeaders);
     if (!built) {
       return reply
         .status(status === 200 ? 503 : status)
