@@ -179,6 +179,11 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f]/;
 /** Bidirectional controls, which can make `gpj.exe` display as `exe.jpg`. */
 export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
+/** One `type/subtype` as RFC 9110 allows it (tokens): no parameters, lists or line breaks. */
+export function isMimeType(value: string): boolean {
+  return /^[a-z0-9!#$&^_.+-]{1,127}\/[a-z0-9!#$&^_.+-]{1,127}$/.test(value);
+}
+
 /** A filename as it may be shown: no path, control or bidirectional characters, 255 at most. */
 export function cleanDisplayName(name: string): string {
   const base = (name.split(/[\\/]/).pop() ?? '')

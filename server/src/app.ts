@@ -129,8 +129,10 @@ export async function buildApp(deps: AppDeps) {
   ];
 
   app.addHook('onClose', async () => {
-    await background.close();
+    // The hasher first: a task hashing a large file fails at once (to be retried after the
+    // restart) instead of holding the shutdown for minutes.
     await fileHasher.close();
+    await background.close();
   });
   return { app, modules, jobs, background };
 }

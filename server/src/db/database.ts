@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  CompiledQuery,
   Kysely,
   PostgresDialect,
   SqliteAdapter,
@@ -109,6 +110,15 @@ const BUSY_WAIT_MS = 5000;
  * up after VIEW_COUNT_WAIT_MS, as it does on PostgreSQL).
  */
 class AsyncBusySqliteDriver extends SqliteDriver {
+  /**
+   * Transactions take the write lock as they begin: one that read first and wrote after
+   * could otherwise meet another process's commit in between (SQLITE_BUSY_SNAPSHOT), which no
+   * retry of the statement can cure.
+   */
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+
   override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await super.acquireConnection();
     return {

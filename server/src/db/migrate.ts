@@ -9,12 +9,14 @@ import { m0001Init } from './migrations/0001-init.ts';
 import { m0002Uploads } from './migrations/0002-uploads.ts';
 import { m0003SearchOwner } from './migrations/0003-search-owner.ts';
 import { m0004Hardening } from './migrations/0004-hardening.ts';
+import { m0005CleanNames } from './migrations/0005-clean-names.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
   '0002-uploads': m0002Uploads,
   '0003-search-owner': m0003SearchOwner,
   '0004-hardening': m0004Hardening,
+  '0005-clean-names': m0005CleanNames,
 };
 
 function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {

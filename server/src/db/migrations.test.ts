@@ -190,3 +190,50 @@ describe('0004-hardening', () => {
     expect((await repo.findBySlug(pdf.short_code))?.id).toBe(pdf.id);
   });
 });
+
+describe('0005-clean-names', () => {
+  it('cleans names and types stored before they were checked on the way in', async () => {
+    await migrateTo(handle, '0004-hardening');
+    const owner = legacyUser('owner');
+    await legacy()
+      .insertInto('users')
+      .values({ ...owner, email_key: owner.email, username_key: 'owner' })
+      .execute();
+    const listed = legacyUpload(owner.id, {
+      original_filename: 'invoice\u202Egpj.exe',
+      mime_type: 'image/png,image/svg+xml',
+      thumbnail_status: 'pending',
+    });
+    const crlf = legacyUpload(owner.id, {
+      mime_type: 'text/plain\r\nx-injected: 1',
+      file_type: 'documents',
+      thumbnail_status: 'none',
+    });
+    const fine = legacyUpload(owner.id, {
+      original_filename: 'fine.png',
+      thumbnail_status: 'pending',
+    });
+    await legacy().insertInto('uploads').values([listed, crlf, fine]).execute();
+
+    expect(await migrateToLatest(handle)).toContain('0005-clean-names');
+    const rows = await handle.db
+      .selectFrom('uploads')
+      .select(['id', 'original_filename', 'mime_type', 'file_type'])
+      .orderBy('id')
+      .execute();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    expect(byId.get(listed.id)).toMatchObject({
+      original_filename: 'invoicegpj.exe',
+      mime_type: 'application/octet-stream',
+      file_type: 'other',
+    });
+    expect(byId.get(crlf.id)).toMatchObject({
+      mime_type: 'application/octet-stream',
+      file_type: 'other',
+    });
+    expect(byId.get(fine.id)).toMatchObject({
+      original_filename: 'fine.png',
+      mime_type: 'image/png',
+    });
+  });
+});

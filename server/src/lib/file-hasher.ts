@@ -77,10 +77,11 @@ export function createFileHasher(): FileHasher {
         w.postMessage({ id, file });
       });
     },
+    /** Stops the worker; what is still waiting for a digest fails (its task is retried). */
     async close() {
       if (idleTimer) clearTimeout(idleTimer);
       const w = worker;
-      worker = null;
+      failAll(new Error('the server is shutting down'));
       if (w) await w.terminate();
     },
   };

@@ -1,7 +1,7 @@
 /** Helpers every domain that takes in files shares: server-made ids, clean names, honest types. */
 import crypto from 'node:crypto';
 import mime from 'mime-types';
-import { cleanDisplayName } from '@upshot/contract';
+import { cleanDisplayName, isMimeType } from '@upshot/contract';
 
 /** A storage id: random, server-made, never derived from a filename. */
 export function newStorageId(): string {
@@ -13,15 +13,12 @@ export function cleanFilename(name: string): string {
   return cleanDisplayName(name);
 }
 
-/** type/subtype as RFC 9110 allows them (tokens), nothing else: no parameters, lists or CRLF. */
-const MIME_TYPE = /^[a-z0-9!#$&^_.+-]{1,127}\/[a-z0-9!#$&^_.+-]{1,127}$/;
-
 /**
  * The type to store for a file: the client's when it is one valid `type/subtype` and not the
  * generic octet-stream, else one guessed from the extension, else application/octet-stream.
  */
 export function resolveMimeType(filename: string, given: string | undefined): string {
   const clean = (given ?? '').trim().toLowerCase();
-  if (MIME_TYPE.test(clean) && clean !== 'application/octet-stream') return clean;
+  if (isMimeType(clean) && clean !== 'application/octet-stream') return clean;
   return mime.lookup(filename) || 'application/octet-stream';
 }

@@ -48,6 +48,12 @@ function post(url: string, contentType: string, payload: Buffer | string) {
   });
 }
 
+/** The port the app listens on (it starts listening on first use). */
+async function listeningPort(): Promise<number> {
+  if (!ctx.app.server.listening) await ctx.app.listen({ port: 0, host: '127.0.0.1' });
+  return (ctx.app.server.address() as net.AddressInfo).port;
+}
+
 async function stillServing() {
   const res = await ctx.app.inject({ method: 'GET', url: '/api/auth/me', headers: owner.auth });
   expect(res.statusCode).toBe(200);
@@ -197,8 +203,7 @@ describe('hundreds of damaged bodies', () => {
 
 describe('a client that goes away mid-part', () => {
   it('leaves the process serving and no temporary file, on both routes', async () => {
-    const address = await ctx.app.listen({ port: 0, host: '127.0.0.1' });
-    const port = Number(new URL(address).port);
+    const port = await listeningPort();
     const uploadId = await session();
     for (const [url, fields, field] of [
       ['/api/upload', '', 'file'],
@@ -235,5 +240,87 @@ describe('a client that goes away mid-part', () => {
       headers: owner.auth,
     });
     expect(status.json().receivedChunks).toEqual([]);
+  });
+});
+
+describe('an upload refused before its body is read', () => {
+  /** Sends the whole request over a real socket; answers the status line once it arrives. */
+  function sendRaw(
+    port: number,
+    url: string,
+    body: { payload: Buffer; headers: Record<string, string> },
+  ) {
+    return new Promise<{ status: string; socket: net.Socket }>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      let received = '';
+      socket.on('error', () => {});
+      socket.on('data', (d: Buffer) => {
+        received += d.toString('latin1');
+        if (received.includes('\r\n')) resolve({ status: received.split('\r\n')[0]!, socket });
+      });
+      const headers = {
+        ...owner.auth,
+        ...body.headers,
+        'content-length': String(body.payload.length),
+      };
+      socket.write(
+        `POST ${url} HTTP/1.1\r\nhost: x\r\n` +
+          Object.entries(headers)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\r\n') +
+          '\r\n\r\n',
+      );
+      socket.write(body.payload);
+    });
+  }
+
+  it('answers, then lets its connection end with the client (it stayed open for good)', async () => {
+    const port = await listeningPort();
+    const boundary = 'two';
+    const twoFiles = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="a"\r\n\r\n`,
+      ),
+      crypto.randomBytes(1000),
+      Buffer.from(
+        `\r\n--${boundary}\r\ncontent-disposition: form-data; name="file2"; filename="b"\r\n\r\n`,
+      ),
+      crypto.randomBytes(8 * 1024 * 1024),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const cases: [string, { payload: Buffer; headers: Record<string, string> }, string][] = [
+      [
+        '/api/chunked-upload/chunk',
+        multipart(
+          { uploadId: crypto.randomUUID(), chunkIndex: '0' },
+          { field: 'chunk', filename: 'c', data: crypto.randomBytes(8 * 1024 * 1024) },
+        ),
+        '404',
+      ],
+      [
+        '/api/upload',
+        {
+          payload: twoFiles,
+          headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        },
+        '400',
+      ],
+    ];
+    for (const [url, body, status] of cases) {
+      const { status: line, socket } = await sendRaw(port, url, body);
+      expect(line).toContain(status);
+      socket.destroy();
+      await vi.waitFor(
+        () =>
+          new Promise<void>((resolve, reject) =>
+            ctx.app.server.getConnections((err, n) =>
+              err ? reject(err) : n === 0 ? resolve() : reject(new Error(`${n} open`)),
+            ),
+          ),
+        { timeout: 10_000 },
+      );
+    }
+    await stillServing();
+    expect(tmpFiles()).toEqual([]);
   });
 });

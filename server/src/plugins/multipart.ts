@@ -7,7 +7,7 @@
  */
 import { PassThrough, type Readable } from 'node:stream';
 import Busboy, { type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ValidationError } from '../errors.ts';
 
 export type MultipartFile = {
@@ -32,6 +32,7 @@ const CUT_SHORT = 'The multipart body ended early or is malformed';
 
 export function readMultipartFile(
   request: FastifyRequest,
+  reply: FastifyReply,
   options: { fileField: string; maxFields?: number; maxFieldBytes?: number; usage: string },
 ): Promise<MultipartFile> {
   const { fileField, maxFields = 10, maxFieldBytes = 1024, usage } = options;
@@ -123,6 +124,14 @@ export function readMultipartFile(
     if (!raw.readableEnded) fail('The upload was interrupted before the end of the body');
   });
   raw.on('error', () => fail('The upload was interrupted before the end of the body'));
+  // An answer sent before the body was read (a refusal, an error) leaves the rest of it
+  // unread, and a paused request never sees its client go away: the connection would stay
+  // open for good. The rest is read and dropped, as Node does for a body nobody reads.
+  reply.raw.once('finish', () => {
+    if (raw.readableEnded) return;
+    raw.unpipe(parser);
+    raw.resume();
+  });
   raw.pipe(parser);
   return started;
 }

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { createUser, login } from '../../../test/users.ts';
 import { createUsersRepository } from '../users/repository.ts';
-import { LIMITED_ACCOUNT_DELAY_MS, LOGIN_LIMIT, SESSION_TTL_MS } from './index.ts';
+import {
+  LIMITED_ACCOUNT_DELAY_MS,
+  LIMITED_ACCOUNT_LANE_MS,
+  LOGIN_LIMIT,
+  SESSION_TTL_MS,
+} from './index.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -154,13 +159,41 @@ describe('POST /api/auth/login', () => {
     expect(owner.statusCode).toBe(200);
     expect(ctx.sleeps).toEqual([LIMITED_ACCOUNT_DELAY_MS]);
 
-    // A fresh address gets one wrong try; after it, that address is refused too.
+    // Fresh addresses share one lane: one checked attempt per lane, however many there are.
+    ctx.clock.advance(LIMITED_ACCOUNT_LANE_MS);
     expect((await attempt('wrong-again', '10.1.1.2')).statusCode).toBe(401);
+    expect((await attempt('wrong-again', '10.1.1.3')).statusCode).toBe(429);
+    // And an address that failed on it is refused for the rest of the window.
+    ctx.clock.advance(LIMITED_ACCOUNT_LANE_MS);
     expect((await attempt(password, '10.1.1.2')).statusCode).toBe(429);
 
     // A new window lets every address through again.
     ctx.clock.advance(LOGIN_LIMIT.windowMs);
     await expect(login(ctx, row.email, password, '10.1.0.1')).resolves.toBeTruthy();
+  });
+
+  it('keeps guessing from many addresses as slow as the limit, once the account is limited', async () => {
+    const { row } = await createUser(ctx);
+    startOfNextLoginWindow();
+    const attempt = (ip: string) =>
+      ctx.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: row.email, password: 'a guess' },
+        remoteAddress: ip,
+      });
+    const answers: number[] = [];
+    for (let i = 0; i < 40; i++)
+      answers.push((await attempt(`10.3.${i >> 8}.${i & 255}`)).statusCode);
+    // Ten failures make the limit; after that a guess is checked once per lane at most (the
+    // test runs well inside one minute, so a handful of lanes), the rest refused unchecked.
+    const checked = answers.filter((s) => s === 401).length;
+    expect(checked).toBeGreaterThanOrEqual(LOGIN_LIMIT.max);
+    expect(checked).toBeLessThanOrEqual(
+      LOGIN_LIMIT.max + Math.ceil(LOGIN_LIMIT.windowMs / LIMITED_ACCOUNT_LANE_MS),
+    );
+    expect(answers.filter((s) => s === 429).length).toBe(40 - checked);
+    ctx.clock.advance(LOGIN_LIMIT.windowMs);
   });
 
   it('rate-limits sign-in per address, across emails', async () => {

@@ -8,7 +8,12 @@ import { authRoutes } from './routes.ts';
 import { createAuthService, type AuthService } from './service.ts';
 
 export type { Auth, AuthService } from './service.ts';
-export { LIMITED_ACCOUNT_DELAY_MS, LOGIN_LIMIT, SESSION_TTL_MS } from './service.ts';
+export {
+  LIMITED_ACCOUNT_DELAY_MS,
+  LIMITED_ACCOUNT_LANE_MS,
+  LOGIN_LIMIT,
+  SESSION_TTL_MS,
+} from './service.ts';
 
 export function createAuthModule(deps: {
   db: Db;

@@ -13,9 +13,12 @@ const TOUCH_INTERVAL_MS = 60 * 1000;
 /** Per address (every attempt) and per account (failed attempts), in fixed one-minute windows. */
 export const LOGIN_LIMIT = { max: 10, windowMs: 60 * 1000 };
 /**
- * The pause before a right password gets through to an account that others have been failing
- * to sign in to: the owner gets in, and guessing from many addresses stays slow.
+ * While an account is over its limit, addresses that have not failed on it share one lane:
+ * a single attempt per LIMITED_ACCOUNT_LANE_MS is checked (so guessing stays as slow as the
+ * limit allows, whatever the number of addresses), and a right password gets in after a
+ * short pause, so nobody can lock the owner out by failing on purpose.
  */
+export const LIMITED_ACCOUNT_LANE_MS = LOGIN_LIMIT.windowMs / LOGIN_LIMIT.max;
 export const LIMITED_ACCOUNT_DELAY_MS = 1000;
 
 export type Auth = { user: AuthUser; sessionId: string | null };
@@ -31,8 +34,8 @@ export function createAuthService(deps: {
   const { auth, users, clock } = deps;
   const sleep = deps.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
-  function limited(windowStart: number, now: number): RateLimitError {
-    const retryAfter = Math.max(1, Math.ceil((windowStart + LOGIN_LIMIT.windowMs - now) / 1000));
+  function limited(windowEnd: number, now: number): RateLimitError {
+    const retryAfter = Math.max(1, Math.ceil((windowEnd - now) / 1000));
     return new RateLimitError(
       `Too many sign-in attempts. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
       retryAfter,
@@ -42,7 +45,8 @@ export function createAuthService(deps: {
   /**
    * A limited request writes nothing: an address over its limit is refused before anything is
    * counted; an account over its limit refuses addresses that failed on it in this window, and
-   * lets a right password from any other address through after a pause.
+   * takes one attempt per lane from any other address, letting a right password through after
+   * a pause.
    */
   async function signIn(input: { email: string; password: string; ip: string }) {
     const now = clock.now().getTime();
@@ -52,7 +56,10 @@ export function createAuthService(deps: {
       address: `login:ip:${input.ip}`,
       account: `login:account:${account}`,
       accountFromAddress: `login:account-ip:${account}:${input.ip}`,
+      lane: `login:account-lane:${account}`,
     };
+    const windowEnd = windowStart + LOGIN_LIMIT.windowMs;
+    const laneStart = now - (now % LIMITED_ACCOUNT_LANE_MS);
     const [byAddress, byAccount, fromHere] = await Promise.all([
       auth.rateCount(keys.address, windowStart),
       auth.rateCount(keys.account, windowStart),
@@ -60,10 +67,16 @@ export function createAuthService(deps: {
     ]);
     const accountLimited = byAccount >= LOGIN_LIMIT.max;
     if (byAddress >= LOGIN_LIMIT.max || (accountLimited && fromHere > 0)) {
-      throw limited(windowStart, now);
+      throw limited(windowEnd, now);
+    }
+    if (accountLimited && (await auth.rateCount(keys.lane, laneStart)) > 0) {
+      throw limited(laneStart + LIMITED_ACCOUNT_LANE_MS, now);
     }
     if ((await auth.hitRateLimit(keys.address, windowStart)) > LOGIN_LIMIT.max) {
-      throw limited(windowStart, now); // others raced past the read above
+      throw limited(windowEnd, now); // others raced past the read above
+    }
+    if (accountLimited && (await auth.hitRateLimit(keys.lane, laneStart)) > 1) {
+      throw limited(laneStart + LIMITED_ACCOUNT_LANE_MS, now);
     }
 
     const { user, passwordOk } = await users.verifyCredentials(input.email, input.password);

@@ -241,39 +241,58 @@ describe('repeated and concurrent completion', () => {
     expect(await uploadIdsOf(ctx, user.id)).toEqual([first.json().upload.id]);
   });
 
-  it('records a completion that crashed between the upload insert and marking the session', async () => {
-    const { user, auth } = await signIn(ctx);
-    const data = crypto.randomBytes(SMALL * 2 + 3);
-    const uploadId = await filled(auth, data);
-    const parts = await partRows(ctx, uploadId);
-    const first = await completeChunked(ctx, auth, uploadId);
-    expect(first.statusCode).toBe(201);
-    const upload = first.json().upload;
+  it.each([
+    ['with room to spare', null],
+    // The retry used to charge the size again, fail the quota, and delete the upload's bytes.
+    ['for a user near the quota', 1.5],
+  ])(
+    'records a completion that crashed between the upload insert and marking the session, %s',
+    async (_, quota) => {
+      const { user, auth } = await signIn(ctx);
+      const data = crypto.randomBytes(SMALL * 2 + 3);
+      if (quota !== null) {
+        await ctx.handle.db
+          .updateTable('users')
+          .set({ disk_quota: Math.floor(data.length * quota) })
+          .where('id', '=', user.id)
+          .execute();
+      }
+      const uploadId = await filled(auth, data);
+      const parts = await partRows(ctx, uploadId);
+      const first = await completeChunked(ctx, auth, uploadId);
+      expect(first.statusCode).toBe(201);
+      const upload = first.json().upload;
 
-    // As the crash would leave it: the upload row exists, the session still claimed by the
-    // dead request (long ago) and still holding its stored parts (marking the session
-    // completed and removing its parts is one transaction).
-    const staleAt = new Date(ctx.clock.now().getTime() - COMPLETION_STALE_MS - 1000);
-    await ctx.handle.db
-      .updateTable('chunked_uploads')
-      .set({ status: 'completing', claim: 'x', claimed_at: staleAt.toISOString(), upload_id: null })
-      .where('id', '=', uploadId)
-      .execute();
-    await ctx.handle.db.insertInto('chunked_upload_parts').values(parts).execute();
+      // As the crash would leave it: the upload row exists, the session still claimed by the
+      // dead request (long ago) and still holding its stored parts (marking the session
+      // completed and removing its parts is one transaction).
+      const staleAt = new Date(ctx.clock.now().getTime() - COMPLETION_STALE_MS - 1000);
+      await ctx.handle.db
+        .updateTable('chunked_uploads')
+        .set({
+          status: 'completing',
+          claim: 'x',
+          claimed_at: staleAt.toISOString(),
+          upload_id: null,
+        })
+        .where('id', '=', uploadId)
+        .execute();
+      await ctx.handle.db.insertInto('chunked_upload_parts').values(parts).execute();
 
-    const res = await completeChunked(ctx, auth, uploadId);
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().upload.id).toBe(upload.id);
-    expect(await diskUsedOf(ctx, user.id)).toBe(data.length);
-    expect(await uploadIdsOf(ctx, user.id)).toEqual([upload.id]);
-    const session = await sessionRow(ctx, uploadId);
-    expect(session).toMatchObject({ status: 'completed', upload_id: upload.id });
-    expect((await served(upload.shortCode)).equals(data)).toBe(true);
-    // And once more, now from the completed session.
-    const third = await completeChunked(ctx, auth, uploadId);
-    expect(third.statusCode).toBe(200);
-    expect(third.json().upload.id).toBe(upload.id);
-  });
+      const res = await completeChunked(ctx, auth, uploadId);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().upload.id).toBe(upload.id);
+      expect(await diskUsedOf(ctx, user.id)).toBe(data.length);
+      expect(await uploadIdsOf(ctx, user.id)).toEqual([upload.id]);
+      const session = await sessionRow(ctx, uploadId);
+      expect(session).toMatchObject({ status: 'completed', upload_id: upload.id });
+      expect((await served(upload.shortCode)).equals(data)).toBe(true);
+      // And once more, now from the completed session.
+      const third = await completeChunked(ctx, auth, uploadId);
+      expect(third.statusCode).toBe(200);
+      expect(third.json().upload.id).toBe(upload.id);
+    },
+  );
 
   it('answers the upload a completion made even when the session lost its parts', async () => {
     // Reachable when a completion whose claim was taken over (it stalled past
@@ -422,9 +441,19 @@ describe('abort and expiry', () => {
     const open = (await sessionRow(ctx, openId))!;
     const completedRow = (await sessionRow(ctx, completedId))!;
     expect(fs.existsSync(multipartFile(ctx, open.multipart_id))).toBe(true);
+    // One being completed right now, its claim fresh at the sweep: it is left to finish.
+    const busyId = await filled(auth, data);
 
     ctx.clock.advance(SESSION_TTL_MS + 1000);
+    await ctx.handle.db
+      .updateTable('chunked_uploads')
+      .set({ status: 'completing', claim: 'live', claimed_at: ctx.clock.now().toISOString() })
+      .where('id', '=', busyId)
+      .execute();
     expect(await ctx.modules.chunkedUploads.service.sweepExpired()).toBeGreaterThanOrEqual(2);
+    const busy = (await sessionRow(ctx, busyId))!;
+    expect(busy.status).toBe('completing');
+    expect(fs.existsSync(multipartFile(ctx, busy.multipart_id))).toBe(true);
 
     expect(await sessionRow(ctx, completedId)).toBeUndefined();
     expect(await sessionRow(ctx, openId)).toBeUndefined();

@@ -202,11 +202,29 @@ export function createChunkedUploadsRepository(db: Db) {
       await db.deleteFrom('chunked_uploads').where('id', '=', id).execute();
     },
 
-    expired(now: string, limit: number): Promise<ChunkedUploadRow[]> {
+    /** Deletes the session if it is still open; false when a completion has claimed it. */
+    async deleteOpen(id: string): Promise<boolean> {
+      const res = await db
+        .deleteFrom('chunked_uploads')
+        .where('id', '=', id)
+        .where('status', '=', 'open')
+        .executeTakeFirst();
+      return Number(res.numDeletedRows) === 1;
+    },
+
+    /** Expired sessions, but none whose completion claim is fresher than claimStaleBefore. */
+    expired(now: string, claimStaleBefore: string, limit: number): Promise<ChunkedUploadRow[]> {
       return db
         .selectFrom('chunked_uploads')
         .selectAll()
         .where('expires_at', '<=', now)
+        .where((eb) =>
+          eb.or([
+            eb('status', '!=', 'completing'),
+            eb('claimed_at', 'is', null),
+            eb('claimed_at', '<', claimStaleBefore),
+          ]),
+        )
         .limit(limit)
         .execute();
     },

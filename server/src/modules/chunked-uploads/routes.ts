@@ -22,8 +22,8 @@ export function chunkedUploadsRoutes(deps: {
       return toChunkInitResponse(session);
     }),
 
-    route(API.chunkedChunk, async ({ request, auth, query }) => {
-      const part = await readMultipartFile(request, {
+    route(API.chunkedChunk, async ({ request, reply, auth, query }) => {
+      const part = await readMultipartFile(request, reply, {
         fileField: 'chunk',
         maxFieldBytes: 200,
         usage: 'Send the chunk as multipart/form-data with fields uploadId, chunkIndex, then chunk',

@@ -319,7 +319,11 @@ export function createChunkedUploadsService(deps: {
           }
           throw err;
         }
-        await sessions.markCompleted(uploadId, claim, result.row.id);
+        // The upload exists and is charged: that is the answer, even if marking the session
+        // fails (a retry or a takeover finds the upload under the session's id).
+        await sessions
+          .markCompleted(uploadId, claim, result.row.id)
+          .catch((err: unknown) => deps.onError(err, { uploadId, action: 'mark completed' }));
         return result;
       } finally {
         clearInterval(heartbeat);
@@ -329,7 +333,10 @@ export function createChunkedUploadsService(deps: {
     async abort(owner: Viewer, uploadId: string): Promise<void> {
       const session = await ownSession(owner, uploadId);
       if (session.status !== 'open') refuseChunk(session);
-      await sessions.delete(uploadId);
+      // Only while still open: a completion that claimed it meanwhile goes on undisturbed.
+      if (!(await sessions.deleteOpen(uploadId))) {
+        refuseChunk((await sessions.find(uploadId)) ?? session);
+      }
       await storage.abortMultipart(session.multipart_id, session.storage_key);
     },
 
@@ -337,7 +344,8 @@ export function createChunkedUploadsService(deps: {
     async sweepExpired(): Promise<number> {
       let removed = 0;
       for (;;) {
-        const batch = await sessions.expired(nowIso(), 100);
+        // A completion in progress (its claim fresh) finishes first, even past the expiry.
+        const batch = await sessions.expired(nowIso(), ago(COMPLETION_STALE_MS), 100);
         if (batch.length === 0) return removed;
         for (const s of batch) {
           await sessions.delete(s.id);

@@ -1,4 +1,5 @@
 /** What a served file may do in the browser: inline only for types that cannot script. */
+import { isMimeType } from '@upshot/contract';
 
 /** Applied to every served file: a sandbox with no script, no plugins, no fetches. */
 export const FILE_CSP =
@@ -7,7 +8,8 @@ export const FILE_CSP =
 const INLINE_EXACT = new Set(['application/pdf', 'text/plain']);
 
 export function isInlineSafe(mimeType: string): boolean {
-  const mime = mimeType.toLowerCase().split(';')[0]?.trim() ?? '';
+  const mime = mimeType.toLowerCase();
+  if (!isMimeType(mime)) return false;
   if (mime === 'image/svg+xml') return false;
   return (
     mime.startsWith('image/') ||
@@ -20,6 +22,8 @@ export function isInlineSafe(mimeType: string): boolean {
 /** The Content-Type header: text types get a charset. */
 export function contentTypeHeader(mimeType: string): string {
   const mime = mimeType.toLowerCase();
+  // Stored types are checked on the way in; this keeps an odd one from ever reaching a header.
+  if (!isMimeType(mime)) return 'application/octet-stream';
   if (mime.startsWith('text/') && !mime.includes('charset')) return `${mime}; charset=utf-8`;
   return mime;
 }

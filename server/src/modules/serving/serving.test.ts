@@ -179,6 +179,22 @@ describe('unsafe types', () => {
     },
   );
 
+  it('never sends a stored type that is not one type/subtype, small or large', async () => {
+    for (const size of [1000, 300_000]) {
+      const up = await put(`odd-${size}.png`, 'image/png', crypto.randomBytes(size));
+      // As a row stored before types were checked on the way in could hold it.
+      await ctx.handle.db
+        .updateTable('uploads')
+        .set({ mime_type: 'image/png,image/svg+xml' })
+        .where('id', '=', up.id)
+        .execute();
+      const res = await get(`/${up.shortCode}`);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/octet-stream');
+      expect(res.headers['content-disposition']).toMatch(/^attachment;/);
+    }
+  });
+
   it('adds a charset to text types and encodes non-ASCII filenames (RFC 5987)', async () => {
     const up = await put('résumé.txt', 'text/plain', Buffer.from('héllo'));
     const res = await get(`/${up.shortCode}`);

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -97,10 +98,11 @@ it('keeps every acknowledged upload whole, and the quota right, across kill -9',
     for (let i = c; i < 200 && !killed; i += 4) await uploadOne(i);
   });
   await vi.waitFor(() => expect(acknowledged.size).toBeGreaterThanOrEqual(12), { timeout: 60_000 });
+  const exited = once(server!, 'exit');
   server!.kill('SIGKILL');
   killed = true;
   await Promise.all(clients);
-  await new Promise((resolve) => server!.once('exit', resolve));
+  await exited;
 
   await start();
   for (const [code, data] of acknowledged) {

@@ -55,8 +55,8 @@ describe('concurrent batch deletes of the same uploads', () => {
   });
 });
 
-describe('deletes, in any order, beside views of the same uploads', () => {
-  it('never deadlock nor fail', async () => {
+describe('deletes, in any order, beside views and vanity URLs of the same uploads', () => {
+  it('never deadlock nor fail, nor do vanity URLs set meanwhile', async () => {
     const { user, auth } = await signIn(ctx);
     const ups = await uploads(auth, 12, 100);
     const ids = ups.map((u) => u.id);
@@ -77,7 +77,15 @@ describe('deletes, in any order, beside views of the same uploads', () => {
         payload: { uploadIds: shuffled(i).slice(0, 8 + (i % 4)) },
       }),
     );
-    const answers = await Promise.all([...views, ...deletes]);
+    const vanities = ups.map((u, i) =>
+      ctx.app.inject({
+        method: 'PATCH',
+        url: `/api/uploads/${u.id}`,
+        headers: auth,
+        payload: { vanityUrl: `v-${crypto.randomBytes(3).toString('hex')}-${i}` },
+      }),
+    );
+    const answers = await Promise.all([...views, ...vanities, ...deletes]);
     for (const a of answers) expect(a.statusCode, a.body).toBeLessThan(500);
     const left = await ctx.handle.db
       .selectFrom('uploads')

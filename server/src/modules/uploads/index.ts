@@ -32,7 +32,12 @@ export function createUploadsModule(deps: {
 }): Module & { service: UploadsService; sweepOrphans: OrphanSweeper['sweep'] } {
   const { db, storage, clock, log } = deps;
   const repository = createUploadsRepository(db, deps.search);
-  const thumbnails = createThumbnailer({ storage, uploads: repository, ffmpeg: deps.ffmpeg });
+  const thumbnails = createThumbnailer({
+    storage,
+    uploads: repository,
+    ffmpeg: deps.ffmpeg,
+    log,
+  });
   const service = createUploadsService({
     uploads: repository,
     storage,

@@ -65,6 +65,11 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
     async insertCharged(row: NewUploadRow, tasks: string[]): Promise<InsertResult> {
       try {
         return await db.transaction().execute(async (trx): Promise<InsertResult> => {
+          // A repeated completion finds its upload before anything is charged again.
+          const existing = () =>
+            trx.selectFrom('uploads').selectAll().where('id', '=', row.id).executeTakeFirst();
+          const before = await existing();
+          if (before) return { existing: before };
           const charged = await trx
             .updateTable('users')
             .set((eb) => ({
@@ -74,7 +79,11 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
             .where('id', '=', row.user_id)
             .where((eb) => eb(eb('disk_used', '+', row.size), '<=', eb.ref('disk_quota')))
             .executeTakeFirst();
-          if (Number(charged.numUpdatedRows) !== 1) return 'quota';
+          if (Number(charged.numUpdatedRows) !== 1) {
+            // Or was it made meanwhile, by a completion racing this one?
+            const made = await existing();
+            return made ? { existing: made } : 'quota';
+          }
           const inserted = await trx
             .insertInto('uploads')
             .values(row)
@@ -139,10 +148,18 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
       return (await q.executeTakeFirst()) !== undefined;
     },
 
-    /** Sets or removes the vanity URL; 'taken' when it is another upload's slug. */
-    async setVanity(id: string, vanity: string | null): Promise<UploadRow | 'taken'> {
+    /** Sets or removes the vanity URL; 'taken' when it is another upload's slug, 'gone' when the upload is. */
+    async setVanity(id: string, vanity: string | null): Promise<UploadRow | 'taken' | 'gone'> {
       try {
         return await db.transaction().execute(async (trx) => {
+          // The upload's row first, then its slugs: the order a delete locks them in.
+          const updated = await trx
+            .updateTable('uploads')
+            .set({ vanity_url: vanity })
+            .where('id', '=', id)
+            .returningAll()
+            .executeTakeFirst();
+          if (!updated) return 'gone' as const;
           await trx
             .deleteFrom('slugs')
             .where('upload_id', '=', id)
@@ -154,12 +171,7 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
               .values({ slug: vanity.toLowerCase(), upload_id: id, kind: 'vanity' })
               .execute();
           }
-          return trx
-            .updateTable('uploads')
-            .set({ vanity_url: vanity })
-            .where('id', '=', id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
+          return updated;
         });
       } catch (err) {
         if (uniqueViolation(err) !== null) return 'taken';

@@ -18,12 +18,12 @@ export function uploadsRoutes(deps: { uploads: UploadsService; links: Links; clo
     toUploadResponse(row, links, clock.now().getTime());
 
   return [
-    route(API.uploadFile, async ({ request, auth }) => {
+    route(API.uploadFile, async ({ request, reply, auth }) => {
       const declared = Number(request.headers['content-length'] ?? 0);
       if (declared > MAX_SIMPLE_UPLOAD_BYTES + MULTIPART_ENVELOPE_BYTES) {
         throw new PayloadTooLargeError(simpleLimitMessage());
       }
-      const part = await readMultipartFile(request, {
+      const part = await readMultipartFile(request, reply, {
         fileField: 'file',
         usage: 'Send the file as multipart/form-data in the field "file"',
       });

@@ -244,11 +244,13 @@ export function createUploadsService(deps: {
     async setVanity(viewer: Viewer, id: string, raw: string | null): Promise<UploadRow> {
       await get(viewer, id);
       const vanity = raw === null ? '' : raw.trim();
-      if (vanity === '') {
-        const result = await uploads.setVanity(id, null);
-        if (result === 'taken') throw new Error('removing a vanity URL cannot conflict');
+      const set = async (value: string | null) => {
+        const result = await uploads.setVanity(id, value);
+        if (result === 'gone') throw new NotFoundError('Upload not found');
+        if (result === 'taken') throw new ConflictError(`"${value}" is already taken`);
         return result;
-      }
+      };
+      if (vanity === '') return set(null);
       if (vanity.length < VANITY_MIN || vanity.length > VANITY_MAX) {
         throw new ValidationError(`Custom URL must be ${VANITY_MIN}-${VANITY_MAX} characters`);
       }
@@ -261,9 +263,7 @@ export function createUploadsService(deps: {
       if (await uploads.slugTaken(vanity, id)) {
         throw new ConflictError(`"${vanity}" is already taken`);
       }
-      const result = await uploads.setVanity(id, vanity);
-      if (result === 'taken') throw new ConflictError(`"${vanity}" is already taken`);
-      return result;
+      return set(vanity);
     },
 
     /** Deletes rows first (quota given back), then their bytes; the sweep catches a crash between. */

@@ -13,6 +13,8 @@ import { signIn } from '../../../test/users.ts';
 
 /** Thumbnail writes wait while `hold` is set, to delete an upload meanwhile. */
 let hold = false;
+/** Reads fail while set: a storage failure, not an unreadable image. */
+let failReads = false;
 const waiting: (() => void)[] = [];
 const held = () => new Promise<void>((resolve) => waiting.push(resolve));
 
@@ -25,6 +27,10 @@ beforeAll(async () => {
     {
       wrapStorage: (storage: Storage): Storage => ({
         ...storage,
+        async get(key, range) {
+          if (failReads) throw new Error('the disk is on fire');
+          return storage.get(key, range);
+        },
         async put(key, body, options) {
           if (hold && key.startsWith('t/')) await held();
           return storage.put(key, body, options);
@@ -95,6 +101,27 @@ describe('an upload whose thumbnail cannot be made', () => {
       headers: owner.auth,
     });
     expect(del.statusCode).toBe(204);
+  });
+});
+
+describe('a thumbnail whose making fails for another reason', () => {
+  it('stays pending, and its task records and retries the failure', async () => {
+    failReads = true;
+    try {
+      const up = await put('later.png', 'image/png', await png());
+      await vi.waitFor(async () => {
+        const task = await ctx.handle.db
+          .selectFrom('tasks')
+          .select(['attempts', 'last_error'])
+          .where('kind', '=', 'upload.thumbnail')
+          .where('subject_id', '=', up.id)
+          .executeTakeFirst();
+        expect(task).toEqual({ attempts: 1, last_error: 'the disk is on fire' });
+      });
+      expect((await statusOf(up.id)).thumbnail_status).toBe('pending');
+    } finally {
+      failReads = false;
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import type SharpFn from 'sharp';
 import type { ThumbnailStatus, UploadRow } from '../../db/schema.ts';
 import { newStorageId } from '../../lib/files.ts';
+import type { Logger } from '../../lib/logger.ts';
 import { objectKey, type Storage } from '../../storage/storage.ts';
 import type { UploadsRepository } from './repository.ts';
 
@@ -37,16 +38,26 @@ export function ffmpegAvailable(command = 'ffmpeg'): boolean {
 type Sharp = typeof SharpFn;
 let sharpLoading: Promise<Sharp> | null = null;
 
+/** The file's bytes are not an image sharp can read: a fact about the file, not a failure. */
+class UndecodableError extends Error {}
+
 async function toWebp(input: Readable): Promise<Buffer> {
   const sharp = await (sharpLoading ??= import('sharp').then((m) => m.default));
   const transformer = sharp({ failOn: 'error', limitInputPixels: 100_000_000 })
     .rotate()
     .resize(THUMBNAIL_MAX_PX, THUMBNAIL_MAX_PX, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 80 });
-  input.on('error', (err) => transformer.destroy(err));
+  let readError: unknown = null;
+  input.on('error', (err) => {
+    readError = err;
+    transformer.destroy(err);
+  });
   input.pipe(transformer);
   try {
     return await transformer.toBuffer();
+  } catch (err) {
+    if (readError) throw readError; // storage failed: a real failure, retried by the task
+    throw new UndecodableError(err instanceof Error ? err.message : String(err));
   } finally {
     input.destroy(); // sharp may stop reading early; the file handle goes either way
   }
@@ -88,8 +99,9 @@ export function createThumbnailer(deps: {
   storage: Storage;
   uploads: UploadsRepository;
   ffmpeg: string | null;
+  log: Logger;
 }) {
-  const { storage, uploads, ffmpeg } = deps;
+  const { storage, uploads, ffmpeg, log } = deps;
   // Requests for a thumbnail being made wait for the same work (per process).
   const inFlight = new Map<string, Promise<string | null>>();
 
@@ -110,8 +122,11 @@ export function createThumbnailer(deps: {
     let webp: Buffer | null;
     try {
       webp = await render(row);
-    } catch {
-      webp = null; // not an image sharp can read: a fact about the file, not an error
+    } catch (err) {
+      // Anything but an unreadable image (storage, sharp itself) is a failure to retry.
+      if (!(err instanceof UndecodableError)) throw err;
+      log.info({ uploadId: row.id, reason: err.message }, 'no thumbnail: not a readable image');
+      webp = null;
     }
     if (!webp) {
       await uploads.setThumbnailFailed(row.id);

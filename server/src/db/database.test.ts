@@ -1,0 +1,45 @@
+/** SQLite shared with another process: its write lock is waited for on a timer, not in SQLite. */
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/context.ts';
+import { uploadFile } from '../../test/uploads.ts';
+import { signIn } from '../../test/users.ts';
+
+let ctx: TestContext;
+beforeAll(async () => {
+  ctx = await createTestContext();
+});
+afterAll(() => ctx.close());
+
+describe('another process writing to the SQLite file', () => {
+  it('a transaction that reads then writes waits for it and succeeds (it answered 500)', async () => {
+    if (ctx.handle.dialect !== 'sqlite') return; // PostgreSQL has row locks and its own waits
+    const { auth } = await signIn(ctx);
+    const ids: string[] = [];
+    for (const name of ['a.txt', 'b.txt']) {
+      ids.push(
+        (await uploadFile(ctx, auth, { filename: name, data: Buffer.from(name) })).json().upload.id,
+      );
+    }
+    const other = new SQLite(path.join(ctx.dataDir, 'upshot.db'));
+    try {
+      other.exec('BEGIN IMMEDIATE');
+      other.prepare("update app_locks set touched_at = 'x' where name = 'bootstrap-admin'").run();
+      const deleting = ctx.app.inject({
+        method: 'POST',
+        url: '/api/uploads/batch/delete',
+        headers: auth,
+        payload: { uploadIds: ids },
+      });
+      // The delete has begun and waits for the lock (on a timer: this process still runs).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      other.exec('COMMIT');
+      const res = await deleting;
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({ deletedCount: 2 });
+    } finally {
+      other.close();
+    }
+  });
+});
