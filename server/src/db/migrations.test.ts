@@ -5,6 +5,8 @@ import path from 'node:path';
 import { sql, type Kysely, type Migration } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/context.ts';
+import { uploadRow } from '../../test/uploads.ts';
+import type { NewUploadRow } from './schema.ts';
 import { createUploadsRepository } from '../modules/uploads/repository.ts';
 import { openDatabase, type DatabaseHandle } from './database.ts';
 import { MIGRATIONS, migrateTo, migrateToLatest } from './migrate.ts';
@@ -42,25 +44,10 @@ function legacyUser(name: string, email = `${name}@example.com`) {
   };
 }
 
-function legacyUpload(userId: string, fields: Record<string, unknown> = {}) {
-  const id = crypto.randomUUID();
-  return {
-    id,
-    user_id: userId,
-    original_filename: 'file.png',
-    mime_type: 'image/png',
-    file_type: 'images',
-    size: 1,
-    sha256: null,
-    views: 0,
-    short_code: id.replace(/-/g, '').slice(0, 6),
-    vanity_url: null,
-    is_public: 1,
-    storage_key: `u/00/00/${id.replace(/-/g, '')}`,
-    thumbnail_key: null,
-    created_at: new Date().toISOString(),
-    ...fields,
-  };
+/** An uploads row as it was before migration 0004 (no thumbnail state yet). */
+function legacyUpload(userId: string, fields: Partial<NewUploadRow> = {}) {
+  const { thumbnail_status, ...row } = { ...uploadRow(userId), ...fields };
+  return 'thumbnail_status' in fields ? { ...row, thumbnail_status } : row;
 }
 
 async function tableExists(name: string): Promise<boolean> {

@@ -1,16 +1,11 @@
 /** Helpers every domain that takes in files shares: server-made ids, clean names, honest types. */
 import crypto from 'node:crypto';
 import mime from 'mime-types';
-import { cleanDisplayName, isMimeType } from '@upshot/contract';
+import { isMimeType } from '@upshot/contract';
 
 /** A storage id: random, server-made, never derived from a filename. */
 export function newStorageId(): string {
   return crypto.randomBytes(16).toString('hex');
-}
-
-/** The last path segment, without control or bidirectional characters, 255 characters at most. */
-export function cleanFilename(name: string): string {
-  return cleanDisplayName(name);
 }
 
 /**

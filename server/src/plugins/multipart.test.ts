@@ -298,6 +298,14 @@ describe('an upload refused before its body is read', () => {
         '404',
       ],
       [
+        '/api/chunked-upload/chunk',
+        multipart(
+          { uploadId: crypto.randomUUID(), chunkIndex: 'first' },
+          { field: 'chunk', filename: 'c', data: crypto.randomBytes(8 * 1024 * 1024) },
+        ),
+        '400',
+      ],
+      [
         '/api/upload',
         {
           payload: twoFiles,

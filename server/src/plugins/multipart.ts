@@ -19,8 +19,6 @@ export type MultipartFile = {
   stream: Readable;
   /** Settles when the whole body has been read: rejects when anything after the file was wrong. */
   finished: Promise<void>;
-  /** Stops reading: for a route that refuses the upload before storing it. */
-  discard: () => void;
 };
 
 /** Lets multipart requests through Fastify's body parsing untouched: routes read them as they stream. */
@@ -100,16 +98,9 @@ export function readMultipartFile(
         mimeType: mime ?? '',
         stream: file,
         finished,
-        discard,
       });
     },
   );
-  const discard = () => {
-    raw.unpipe(parser);
-    file.destroy();
-    raw.resume();
-  };
-
   parser.on('filesLimit', () => fail('Send one file per request'));
   parser.on('fieldsLimit', () => fail(`Send at most ${maxFields} fields`));
   parser.on('partsLimit', () => fail(`Send at most ${maxFields} fields and one file`));
@@ -124,9 +115,10 @@ export function readMultipartFile(
     if (!raw.readableEnded) fail('The upload was interrupted before the end of the body');
   });
   raw.on('error', () => fail('The upload was interrupted before the end of the body'));
-  // An answer sent before the body was read (a refusal, an error) leaves the rest of it
-  // unread, and a paused request never sees its client go away: the connection would stay
-  // open for good. The rest is read and dropped, as Node does for a body nobody reads.
+  // An answer sent before the body was read (a refusal of its fields, an error, a malformed
+  // part) leaves the rest of it unread, and a paused request never sees its client go away:
+  // the connection would stay open for good. The rest is read and dropped, as Node does for a
+  // body nobody reads.
   reply.raw.once('finish', () => {
     if (raw.readableEnded) return;
     raw.unpipe(parser);

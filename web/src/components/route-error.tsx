@@ -3,7 +3,8 @@ import { Button } from './ui/button.tsx';
 
 type Props = {
   children: ReactNode;
-  /** A new value (the next path) clears the error. */ resetKey: string;
+  /** A new value (the next path) clears the error. */
+  resetKey: string;
 };
 type State = { error: Error | null; resetKey: string };
 

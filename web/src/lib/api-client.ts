@@ -73,12 +73,12 @@ function sessionRejected(sentToken: string | null) {
 // --- Types from the route table -------------------------------------------------------------
 
 /** Endpoints whose request is multipart/form-data (sent with `api.upload`). */
-export type FormEndpoint = {
+type FormEndpoint = {
   [N in EndpointName]: Api[N] extends { form: object } ? N : never;
 }[EndpointName];
 
 /** Endpoints answered with JSON or nothing (the links serve files, not JSON). */
-export type JsonEndpoint = Exclude<
+type JsonEndpoint = Exclude<
   {
     [N in EndpointName]: Api[N] extends { produces: readonly string[] } ? never : N;
   }[EndpointName],

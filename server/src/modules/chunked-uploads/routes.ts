@@ -30,16 +30,10 @@ export function chunkedUploadsRoutes(deps: {
       });
       // The bytes stream straight to storage, so their identifiers come first (as fields) or
       // in the query string.
-      let fields;
-      try {
-        fields = parse(ChunkFields, {
-          uploadId: part.fields.uploadId ?? query.uploadId,
-          chunkIndex: part.fields.chunkIndex ?? query.chunkIndex,
-        });
-      } catch (err) {
-        part.discard();
-        throw err;
-      }
+      const fields = parse(ChunkFields, {
+        uploadId: part.fields.uploadId ?? query.uploadId,
+        chunkIndex: part.fields.chunkIndex ?? query.chunkIndex,
+      });
       await chunked.putChunk(
         auth.user,
         fields.uploadId,

@@ -11,6 +11,7 @@
  */
 import crypto from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
+import { cleanDisplayName, expectedChunkCount } from '@upshot/contract';
 import type { ChunkedUploadRow, UploadRow } from '../../db/schema.ts';
 import {
   ConflictError,
@@ -19,7 +20,7 @@ import {
   ValidationError,
 } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { cleanFilename, newStorageId, resolveMimeType } from '../../lib/files.ts';
+import { newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
 import type { UploadsService } from '../uploads/index.ts';
@@ -118,7 +119,7 @@ export function createChunkedUploadsService(deps: {
           `File is larger than the ${formatBytes(deps.maxUploadBytes)} limit`,
         );
       }
-      const expected = Math.max(1, Math.ceil(input.totalSize / deps.chunkSize));
+      const expected = expectedChunkCount(input.totalSize, deps.chunkSize);
       if (input.totalChunks !== expected) {
         throw new ValidationError(
           `totalChunks must be ${expected} for a ${input.totalSize}-byte file in ${deps.chunkSize}-byte chunks`,
@@ -128,7 +129,7 @@ export function createChunkedUploadsService(deps: {
       if (input.totalSize > remaining) {
         throw new PayloadTooLargeError(`Storage quota exceeded: ${formatBytes(remaining)} left`);
       }
-      const filename = cleanFilename(input.filename);
+      const filename = cleanDisplayName(input.filename);
       const storageKey = objectKey('u', newStorageId());
       const now = clock.now();
       const row = {

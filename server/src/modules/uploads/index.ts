@@ -13,11 +13,10 @@ import { uploadsRoutes } from './routes.ts';
 import { createUploadsService, type UploadsService } from './service.ts';
 import { createThumbnailer } from './thumbnails.ts';
 
-export { createLinks, type LinkKind, type Links } from './links.ts';
+export { createLinks, type Links } from './links.ts';
 export { toUploadResponse } from './presenter.ts';
-export { ORPHAN_GRACE_MS } from './orphans.ts';
 export { ffmpegAvailable } from './thumbnails.ts';
-export { TASKS as UPLOAD_TASKS, type UploadsService } from './service.ts';
+export type { UploadsService } from './service.ts';
 
 export function createUploadsModule(deps: {
   db: Db;

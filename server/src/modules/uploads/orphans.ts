@@ -10,7 +10,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { UploadsRepository } from './repository.ts';
 
-export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 
 export type OrphanSweep = { objects: string[]; multiparts: string[]; temporary: string[] };
 export type OrphanSweeper = ReturnType<typeof createOrphanSweeper>;

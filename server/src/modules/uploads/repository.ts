@@ -100,6 +100,7 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
         const constraint = uniqueViolation(err);
         if (constraint === null) throw err;
         if (/slug|short_code/.test(constraint)) return 'code-taken';
+        // Another completion of the same session inserted it first.
         const existing = await db
           .selectFrom('uploads')
           .selectAll()
@@ -139,13 +140,6 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
         .selectAll('uploads')
         .where('slugs.slug', '=', slug.toLowerCase())
         .executeTakeFirst();
-    },
-
-    /** Whether a slug is some upload's short code or vanity URL already (other than exceptId). */
-    async slugTaken(slug: string, exceptId?: string): Promise<boolean> {
-      let q = db.selectFrom('slugs').select('upload_id').where('slug', '=', slug.toLowerCase());
-      if (exceptId) q = q.where('upload_id', '!=', exceptId);
-      return (await q.executeTakeFirst()) !== undefined;
     },
 
     /** Sets or removes the vanity URL; 'taken' when it is another upload's slug, 'gone' when the upload is. */

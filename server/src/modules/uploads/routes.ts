@@ -27,13 +27,7 @@ export function uploadsRoutes(deps: { uploads: UploadsService; links: Links; clo
         fileField: 'file',
         usage: 'Send the file as multipart/form-data in the field "file"',
       });
-      let fields;
-      try {
-        fields = parse(FormFields, part.fields);
-      } catch (err) {
-        part.discard();
-        throw err;
-      }
+      const fields = parse(FormFields, part.fields); // a refusal drops the rest of the body
       const row = await uploads.storeStream({
         owner: auth.user,
         filename: part.filename,

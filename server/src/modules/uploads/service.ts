@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { pipeline, type Readable } from 'node:stream';
 import {
+  cleanDisplayName,
   fileTypeOf,
   isReservedPath,
   MAX_SIMPLE_UPLOAD_BYTES,
@@ -21,7 +22,7 @@ import {
 } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FileHasher } from '../../lib/file-hasher.ts';
-import { cleanFilename, newStorageId, resolveMimeType } from '../../lib/files.ts';
+import { newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { hashStream, INLINE_HASH_LIMIT, inlineHasher } from '../../lib/hashing.ts';
 import { settleWithin } from '../../lib/settle.ts';
@@ -209,7 +210,7 @@ export function createUploadsService(deps: {
         await storage.delete(storageKey);
         throw err;
       }
-      const filename = cleanFilename(input.filename);
+      const filename = cleanDisplayName(input.filename);
       const { row } = await record({
         owner: input.owner,
         filename,
@@ -260,9 +261,6 @@ export function createUploadsService(deps: {
         );
       }
       if (isReservedPath(vanity)) throw new ConflictError(`"${vanity}" is reserved`);
-      if (await uploads.slugTaken(vanity, id)) {
-        throw new ConflictError(`"${vanity}" is already taken`);
-      }
       return set(vanity);
     },
 
