@@ -8,7 +8,19 @@
 import { z } from 'zod';
 import { AuthResponse, LoginRequest } from './auth.ts';
 import { ROUTES, type RouteSpec } from './routes.ts';
+import { AdminStats, UserStats } from './stats.ts';
 import { ServerConfig } from './system.ts';
+import {
+  BatchAddTagResponse,
+  BatchRemoveTagResponse,
+  BatchTagRequest,
+  ListTagsResponse,
+  TagIdParams,
+  TagRequest,
+  TagResponse,
+  TagUploadParams,
+  TagUploadsQuery,
+} from './tags.ts';
 import {
   AccessUrlResponse,
   BatchDeleteResponse,
@@ -135,6 +147,77 @@ export const API = {
     summary: 'Delete up to 1000 uploads',
     body: BatchUploadIds,
     responses: { 200: BatchDeleteResponse },
+  }),
+
+  listTags: endpoint(ROUTES.listTags, {
+    tag: 'Tags',
+    summary: "The caller's tags, by name, each with its number of uploads",
+    responses: { 200: ListTagsResponse },
+  }),
+  createTag: endpoint(ROUTES.createTag, {
+    tag: 'Tags',
+    summary: 'Create a tag',
+    description:
+      'The name is trimmed, 1-50 characters. Names are unique per user regardless of case: a second one answers 409 `Tag "name" already exists`.',
+    body: TagRequest,
+    responses: { 201: TagResponse },
+  }),
+  renameTag: endpoint(ROUTES.renameTag, {
+    tag: 'Tags',
+    summary: 'Rename a tag',
+    params: TagIdParams,
+    body: TagRequest,
+    responses: { 200: TagResponse },
+  }),
+  deleteTag: endpoint(ROUTES.deleteTag, {
+    tag: 'Tags',
+    summary: 'Delete a tag and remove it from every upload',
+    params: TagIdParams,
+    responses: { 204: null },
+  }),
+  tagUploads: endpoint(ROUTES.tagUploads, {
+    tag: 'Tags',
+    summary: 'The uploads with a tag (the upload list, filtered by it)',
+    params: TagIdParams,
+    query: TagUploadsQuery,
+    responses: { 200: ListUploadsResponse },
+  }),
+  addTagToUpload: endpoint(ROUTES.addTagToUpload, {
+    tag: 'Tags',
+    summary: 'Tag an upload (answers the upload; adding it again changes nothing)',
+    params: TagUploadParams,
+    responses: { 200: Upload },
+  }),
+  removeTagFromUpload: endpoint(ROUTES.removeTagFromUpload, {
+    tag: 'Tags',
+    summary: 'Untag an upload (answers the upload; removing it again changes nothing)',
+    params: TagUploadParams,
+    responses: { 200: Upload },
+  }),
+  batchAddTag: endpoint(ROUTES.batchAddTag, {
+    tag: 'Tags',
+    summary: 'Tag up to 1000 uploads',
+    description:
+      "`skippedCount` counts the uploads that had the tag already; ids that are not the caller's uploads are ignored.",
+    body: BatchTagRequest,
+    responses: { 200: BatchAddTagResponse },
+  }),
+  batchRemoveTag: endpoint(ROUTES.batchRemoveTag, {
+    tag: 'Tags',
+    summary: 'Untag up to 1000 uploads',
+    body: BatchTagRequest,
+    responses: { 200: BatchRemoveTagResponse },
+  }),
+
+  stats: endpoint(ROUTES.stats, {
+    tag: 'Statistics',
+    summary: "The caller's upload statistics",
+    responses: { 200: UserStats },
+  }),
+  adminStats: endpoint(ROUTES.adminStats, {
+    tag: 'Statistics',
+    summary: 'Statistics of the whole instance (administrators)',
+    responses: { 200: AdminStats },
   }),
 
   chunkedInit: endpoint(ROUTES.chunkedInit, {

@@ -67,6 +67,16 @@ export const MAX_PAGE_SIZE = 100;
 export const MAX_SEARCH_LENGTH = 200;
 /** Ids in one batch request. */
 export const MAX_BATCH_IDS = 1000;
+/** A tag's name, trimmed: 1 to this many characters. */
+export const TAG_NAME_MAX = 50;
+/** Suggestions the tag editor shows at most. */
+export const TAG_SUGGESTIONS = 5;
+/** Days in the uploads-per-day series of the statistics (today, UTC, and the 29 before). */
+export const STATS_DAYS = 30;
+/** Rows in the most-viewed and most-active lists of the statistics. */
+export const STATS_TOP = 5;
+/** Rows in the admin statistics' recent activity. */
+export const STATS_RECENT = 10;
 
 const DOCUMENT_TYPES = new Set([
   'application/pdf',

@@ -34,6 +34,25 @@ export const ROUTES = {
   deleteUpload: { method: 'DELETE', path: '/api/uploads/:id', access: 'user' },
   batchDeleteUploads: { method: 'POST', path: '/api/uploads/batch/delete', access: 'user' },
 
+  // tags
+  listTags: { method: 'GET', path: '/api/tags', access: 'user' },
+  createTag: { method: 'POST', path: '/api/tags', access: 'user' },
+  renameTag: { method: 'PATCH', path: '/api/tags/:tagId', access: 'user' },
+  deleteTag: { method: 'DELETE', path: '/api/tags/:tagId', access: 'user' },
+  tagUploads: { method: 'GET', path: '/api/tags/:tagId/uploads', access: 'user' },
+  addTagToUpload: { method: 'POST', path: '/api/tags/:tagId/uploads/:uploadId', access: 'user' },
+  removeTagFromUpload: {
+    method: 'DELETE',
+    path: '/api/tags/:tagId/uploads/:uploadId',
+    access: 'user',
+  },
+  batchAddTag: { method: 'POST', path: '/api/uploads/batch/add-tag', access: 'user' },
+  batchRemoveTag: { method: 'POST', path: '/api/uploads/batch/remove-tag', access: 'user' },
+
+  // statistics
+  stats: { method: 'GET', path: '/api/stats', access: 'user' },
+  adminStats: { method: 'GET', path: '/api/stats/admin', access: 'admin' },
+
   // chunked uploads
   chunkedInit: { method: 'POST', path: '/api/chunked-upload/init', access: 'user' },
   chunkedChunk: { method: 'POST', path: '/api/chunked-upload/chunk', access: 'user' },

@@ -66,6 +66,8 @@ const WholeNumber = z.union([
 export const ListUploadsQuery = z.object({
   search: text(MAX_SEARCH_LENGTH).trim().optional(),
   type: z.union([FileTypeSchema, z.literal('')]).optional(),
+  /** Only uploads with this tag (one of the caller's). */
+  tag: z.union([Id, z.literal('')]).optional(),
   sort: SortSchema.default(DEFAULT_SORT),
   page: WholeNumber.pipe(z.number().int().min(1).max(1_000_000)).default(1),
   limit: WholeNumber.pipe(z.number().int().min(MIN_PAGE_SIZE).max(MAX_PAGE_SIZE)).default(
