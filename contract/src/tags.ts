@@ -1,15 +1,18 @@
 import { z } from 'zod';
-import { CONTROL_CHARACTERS, MAX_BATCH_IDS, TAG_NAME_MAX } from './constants.ts';
+import { BIDI_CONTROLS, CONTROL_CHARACTERS, MAX_BATCH_IDS, TAG_NAME_MAX } from './constants.ts';
 import { Id } from './text.ts';
 import { ListUploadsQuery } from './uploads.ts';
 
-/** A tag's name as sent: trimmed, then 1-50 characters, no control characters. */
+/** A tag's name as sent: trimmed, then 1-50 characters, no control or bidirectional characters. */
 export const TagName = z
   .string()
+  .refine(
+    (s) => !CONTROL_CHARACTERS.test(s) && !BIDI_CONTROLS.test(s),
+    'must not contain control characters',
+  )
   .trim()
   .min(1, 'Tag name is required')
-  .max(TAG_NAME_MAX, `Tag name must be at most ${TAG_NAME_MAX} characters`)
-  .refine((s) => !CONTROL_CHARACTERS.test(s), 'must not contain control characters');
+  .max(TAG_NAME_MAX, `Tag name must be at most ${TAG_NAME_MAX} characters`);
 
 /** A tag with the number of the owner's uploads that carry it. */
 export const TagSummary = z

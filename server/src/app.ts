@@ -13,7 +13,9 @@ import { createFileHasher } from './lib/file-hasher.ts';
 import { createAuthModule } from './modules/auth/index.ts';
 import { createChunkedUploadsModule } from './modules/chunked-uploads/index.ts';
 import { createServingModule } from './modules/serving/index.ts';
+import { createStatsModule } from './modules/stats/index.ts';
 import { createSystemModule } from './modules/system/index.ts';
+import { createTagsModule } from './modules/tags/index.ts';
 import { createLinks, createUploadsModule, ffmpegAvailable } from './modules/uploads/index.ts';
 import { createUsersModule } from './modules/users/index.ts';
 import { registerAuth } from './plugins/auth.ts';
@@ -88,11 +90,18 @@ export async function buildApp(deps: AppDeps) {
     uploads: uploads.service,
     storage,
     clock,
-    links,
+    present: uploads.present,
     maxUploadBytes: config.maxUploadBytes,
     chunkSize,
     log,
   });
+  const tags = createTagsModule({
+    db,
+    clock,
+    uploads: uploads.service,
+    present: uploads.present,
+  });
+  const stats = createStatsModule({ db, clock, links });
   const serving = createServingModule({ uploads: uploads.service, storage, log });
   const system = createSystemModule({
     config: {
@@ -104,7 +113,7 @@ export async function buildApp(deps: AppDeps) {
     },
     openapi: () => app.swagger() as unknown as Record<string, unknown>,
   });
-  const modules = { system, auth, users, uploads, chunkedUploads, serving };
+  const modules = { system, auth, users, uploads, chunkedUploads, tags, stats, serving };
   const all = Object.values(modules);
 
   registerRequestContext(app);

@@ -19,6 +19,8 @@ export interface UsersTable {
   /** Kept with disk_used, so an unfiltered listing need not count rows. */
   upload_count: Generated<number>;
   disk_quota: number;
+  /** The sum of the views of the user's uploads, kept with them. */
+  view_count: Generated<number>;
   password_hash: string;
   must_change_password: Generated<Bool>;
   /** AES-256-GCM ciphertext of the personal API token (key derived from SECRET_KEY). */
@@ -133,10 +135,46 @@ export interface TasksTable {
   created_at: string;
 }
 
+export interface TagsTable {
+  id: string;
+  user_id: string;
+  /** As entered, trimmed (display); name_key is what is unique per user. */
+  name: string;
+  /** identityKey(name). */
+  name_key: string;
+  created_at: string;
+}
+
+/** A tag on an upload; tag and upload belong to the same user. */
+export interface UploadTagsTable {
+  tag_id: string;
+  upload_id: string;
+}
+
+/** Uploads per type group and user, kept in the transactions that add and delete uploads. */
+export interface UserTypeCountsTable {
+  user_id: string;
+  file_type: string;
+  count: number;
+}
+
+/** Uploads (that still exist) and their bytes per user and UTC day of creation, kept likewise. */
+export interface UserDailyUploadsTable {
+  user_id: string;
+  /** YYYY-MM-DD */
+  day: string;
+  count: number;
+  bytes: number;
+}
+
 export interface Database {
   users: UsersTable;
   uploads: UploadsTable;
   slugs: SlugsTable;
+  tags: TagsTable;
+  upload_tags: UploadTagsTable;
+  user_type_counts: UserTypeCountsTable;
+  user_daily_uploads: UserDailyUploadsTable;
   tasks: TasksTable;
   chunked_uploads: ChunkedUploadsTable;
   chunked_upload_parts: ChunkedUploadPartsTable;
@@ -154,3 +192,4 @@ export type NewUploadRow = Insertable<UploadsTable>;
 export type ChunkedUploadRow = Selectable<ChunkedUploadsTable>;
 export type ChunkedUploadPartRow = Selectable<ChunkedUploadPartsTable>;
 export type TaskRow = Selectable<TasksTable>;
+export type TagRow = Selectable<TagsTable>;

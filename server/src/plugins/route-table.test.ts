@@ -50,6 +50,7 @@ let dist: WebDist;
 let owner: Awaited<ReturnType<typeof signIn>>;
 let upload: z.infer<typeof Upload>;
 let sessionId: string;
+let tagId: string;
 
 /** Every answer body this file produced: none may carry a secret (checked last). */
 const bodies: string[] = [];
@@ -85,6 +86,14 @@ beforeAll(async () => {
   });
   expect(init.statusCode).toBe(201);
   sessionId = init.json<{ uploadId: string }>().uploadId;
+  const tag = await send({
+    method: 'POST',
+    url: '/api/tags',
+    headers: owner.auth,
+    payload: { name: 'red' },
+  });
+  expect(tag.statusCode).toBe(201);
+  tagId = tag.json<{ tag: { id: string } }>().tag.id;
 });
 afterAll(async () => {
   await ctx.close();
@@ -100,13 +109,24 @@ function samples(): Partial<Record<EndpointName, Input>> {
     login: { body: { email: 'someone@example.com', password: 'correct horse battery' } },
     uploadFile: { form: { isPublic: 'true' } },
     listUploads: {
-      query: { search: 'dot', type: 'images', sort: 'newest', page: '1', limit: '20' },
+      query: { search: 'dot', type: 'images', tag: tagId, sort: 'newest', page: '1', limit: '20' },
     },
     getUpload: { params: id },
     uploadAccessUrl: { params: id },
     updateUpload: { params: id, body: { vanityUrl: 'my-dot' } },
     deleteUpload: { params: id },
     batchDeleteUploads: { body: { uploadIds: [upload.id] } },
+    createTag: { body: { name: 'blue' } },
+    renameTag: { params: { tagId }, body: { name: 'crimson' } },
+    deleteTag: { params: { tagId } },
+    tagUploads: {
+      params: { tagId },
+      query: { search: 'dot', type: 'images', sort: 'newest', page: '1', limit: '20' },
+    },
+    addTagToUpload: { params: { tagId, uploadId: upload.id } },
+    removeTagFromUpload: { params: { tagId, uploadId: upload.id } },
+    batchAddTag: { body: { uploadIds: [upload.id], tagId } },
+    batchRemoveTag: { body: { uploadIds: [upload.id], tagId } },
     chunkedInit: {
       body: {
         filename: 'big.bin',
@@ -211,7 +231,13 @@ describe('the routes Fastify registered', () => {
 function anonymous(e: Endpoint, headers: Record<string, string> = {}): InjectOptions {
   return {
     method: e.method,
-    url: routePath(e.path, { id: 'a1b2c3', uploadId: 'a1b2c3', code: 'a1b2c3', slug: 'a1b2c3' }),
+    url: routePath(e.path, {
+      id: 'a1b2c3',
+      uploadId: 'a1b2c3',
+      tagId: 'a1b2c3',
+      code: 'a1b2c3',
+      slug: 'a1b2c3',
+    }),
     headers: e.body ? { ...headers, 'content-type': 'application/json' } : headers,
     ...(e.body ? { payload: '{}' } : {}),
   };
@@ -473,7 +499,10 @@ describe('malformed requests', () => {
         twice.append(key, input.query![key]!);
         cases.push({
           label: `${key} twice`,
-          options: { ...request(e, { ...input, form: {} }), url: `${routePath(e.path)}?${twice}` },
+          options: {
+            ...request(e, { ...input, form: {} }),
+            url: `${routePath(e.path, input.params)}?${twice}`,
+          },
         });
       }
       expect(await refusals(name, cases)).toEqual([]);

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { Module } from '../module.ts';
-import type { Links, UploadsService } from '../uploads/index.ts';
+import type { UploadPresenter, UploadsService } from '../uploads/index.ts';
 import { createChunkedUploadsRepository } from './repository.ts';
 import { chunkedUploadsRoutes } from './routes.ts';
 import { createChunkedUploadsService, type ChunkedUploadsService } from './service.ts';
@@ -22,7 +22,7 @@ export function createChunkedUploadsModule(deps: {
   uploads: UploadsService;
   storage: Storage;
   clock: Clock;
-  links: Links;
+  present: UploadPresenter;
   maxUploadBytes: number;
   chunkSize: number;
   log: Logger;
@@ -39,7 +39,7 @@ export function createChunkedUploadsModule(deps: {
   });
   return {
     name: 'chunked-uploads',
-    routes: chunkedUploadsRoutes({ chunked: service, links: deps.links, clock: deps.clock }),
+    routes: chunkedUploadsRoutes({ chunked: service, present: deps.present }),
     jobs: [
       {
         name: 'chunked-upload-expiry',

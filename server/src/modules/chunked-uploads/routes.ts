@@ -1,9 +1,8 @@
 import { API, ChunkForm } from '@upshot/contract';
-import type { Clock } from '../../lib/clock.ts';
 import { parse } from '../../lib/validate.ts';
 import { readMultipartFile } from '../../plugins/multipart.ts';
 import { route } from '../../plugins/route-table.ts';
-import { toUploadResponse, type Links } from '../uploads/index.ts';
+import type { UploadPresenter } from '../uploads/index.ts';
 import { toChunkInitResponse, toChunkStatusResponse } from './presenter.ts';
 import type { ChunkedUploadsService } from './service.ts';
 
@@ -11,10 +10,9 @@ const ChunkFields = ChunkForm.pick({ uploadId: true, chunkIndex: true });
 
 export function chunkedUploadsRoutes(deps: {
   chunked: ChunkedUploadsService;
-  links: Links;
-  clock: Clock;
+  present: UploadPresenter;
 }) {
-  const { chunked, links, clock } = deps;
+  const { chunked, present } = deps;
 
   return [
     route(API.chunkedInit, async ({ auth, body }) => {
@@ -57,7 +55,7 @@ export function chunkedUploadsRoutes(deps: {
     route(API.chunkedComplete, async ({ auth, body, reply }) => {
       const { row, created } = await chunked.complete(auth.user, body.uploadId);
       if (!created) reply.status(200);
-      const upload = toUploadResponse(row, links, clock.now().getTime());
+      const upload = await present.one(row);
       return { url: upload.url, message: 'File uploaded successfully', upload };
     }),
   ];

@@ -7,6 +7,7 @@ import type { FileHasher } from '../../lib/file-hasher.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { Module } from '../module.ts';
 import type { Links } from './links.ts';
+import { createUploadPresenter, type UploadPresenter } from './presenter.ts';
 import { createOrphanSweeper, type OrphanSweeper } from './orphans.ts';
 import { createUploadsRepository } from './repository.ts';
 import { uploadsRoutes } from './routes.ts';
@@ -14,7 +15,7 @@ import { createUploadsService, type UploadsService } from './service.ts';
 import { createThumbnailer } from './thumbnails.ts';
 
 export { createLinks, type Links } from './links.ts';
-export { toUploadResponse } from './presenter.ts';
+export { type UploadPresenter } from './presenter.ts';
 export { ffmpegAvailable } from './thumbnails.ts';
 export type { UploadsService } from './service.ts';
 
@@ -28,7 +29,11 @@ export function createUploadsModule(deps: {
   ffmpeg: string | null;
   kickTasks: () => void;
   log: Logger;
-}): Module & { service: UploadsService; sweepOrphans: OrphanSweeper['sweep'] } {
+}): Module & {
+  service: UploadsService;
+  present: UploadPresenter;
+  sweepOrphans: OrphanSweeper['sweep'];
+} {
   const { db, storage, clock, log } = deps;
   const repository = createUploadsRepository(db, deps.search);
   const thumbnails = createThumbnailer({
@@ -48,12 +53,14 @@ export function createUploadsModule(deps: {
     onError: (err, context) => log.error({ err, ...context }, 'upload bookkeeping failed'),
   });
   const orphans = createOrphanSweeper({ uploads: repository, storage, clock, log });
+  const present = createUploadPresenter({ tagsOf: repository.tagsOf, links: deps.links, clock });
   return {
     name: 'uploads',
-    routes: uploadsRoutes({ uploads: service, links: deps.links, clock }),
+    routes: uploadsRoutes({ uploads: service, present }),
     jobs: [{ name: 'orphaned-bytes', intervalMs: 6 * 60 * 60 * 1000, run: () => orphans.sweep() }],
     tasks: service.tasks,
     service,
+    present,
     sweepOrphans: orphans.sweep,
   };
 }

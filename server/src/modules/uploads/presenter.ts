@@ -1,5 +1,6 @@
-import type { Upload } from '@upshot/contract';
+import type { Tag, Upload } from '@upshot/contract';
 import type { UploadRow } from '../../db/schema.ts';
+import type { Clock } from '../../lib/clock.ts';
 import type { Links } from './links.ts';
 
 /** Whether the upload has, or can still get, a thumbnail. */
@@ -7,7 +8,7 @@ export function hasThumbnail(row: Pick<UploadRow, 'thumbnail_status'>): boolean 
   return row.thumbnail_status === 'ready' || row.thumbnail_status === 'pending';
 }
 
-export function toUploadResponse(row: UploadRow, links: Links, now: number): Upload {
+export function toUploadResponse(row: UploadRow, tags: Tag[], links: Links, now: number): Upload {
   return {
     id: row.id,
     originalFilename: row.original_filename,
@@ -18,8 +19,27 @@ export function toUploadResponse(row: UploadRow, links: Links, now: number): Upl
     vanityUrl: row.vanity_url,
     isPublic: row.is_public === 1,
     createdAt: row.created_at,
-    tags: [],
+    tags,
     url: links.url(row),
     thumbnailUrl: hasThumbnail(row) ? links.thumbnailUrl(row, now) : null,
   };
+}
+
+/** Presents uploads with their tags (read in one query for a whole page). */
+export type UploadPresenter = {
+  one: (row: UploadRow) => Promise<Upload>;
+  many: (rows: UploadRow[]) => Promise<Upload[]>;
+};
+
+export function createUploadPresenter(deps: {
+  tagsOf: (uploadIds: string[]) => Promise<Map<string, Tag[]>>;
+  links: Links;
+  clock: Clock;
+}): UploadPresenter {
+  const many = async (rows: UploadRow[]) => {
+    const tags = await deps.tagsOf(rows.map((r) => r.id));
+    const now = deps.clock.now().getTime();
+    return rows.map((r) => toUploadResponse(r, tags.get(r.id) ?? [], deps.links, now));
+  };
+  return { many, one: async (row) => (await many([row]))[0]! };
 }

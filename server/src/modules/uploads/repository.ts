@@ -1,9 +1,13 @@
 /**
- * Every SQL query on uploads and their link slugs, including the quota bookkeeping done in the
- * same transaction. Where a statement locks existing rows it locks uploads before their owners,
- * each in id order (view batches, deletes), so concurrent changes cannot deadlock.
+ * Every SQL query on uploads and their link slugs, including the bookkeeping done in the same
+ * transaction: the quota and upload count on the owner's row, and the statistics' summary rows
+ * (views per user, uploads per type group, uploads and bytes per day). Where a statement locks
+ * existing rows it locks uploads before their owners, and owners before their summary rows,
+ * each in id order (view batches, deletes), so concurrent changes cannot deadlock. The tags of
+ * uploads are read here too (to filter and present uploads); the tags module writes them.
  */
 import type { Sort } from '@upshot/contract';
+import { sql, type SqlBool } from 'kysely';
 import { forUpdate, uniqueViolation, type Db, type Executor } from '../../db/database.ts';
 import { MANY_MATCHES, type UploadSearch } from '../../db/search.ts';
 import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
@@ -14,6 +18,8 @@ export type ListFilter = {
   userId: string;
   search?: string;
   fileType?: string;
+  /** A tag of the user's. */
+  tagId?: string;
   sort: Sort;
   offset: number;
   limit: number;
@@ -38,24 +44,80 @@ const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']
   'most-viewed': ['views', 'desc'],
 };
 
-export function createUploadsRepository(db: Db, search: UploadSearch) {
-  const addViews = (trx: Executor, id: string, n: number) =>
-    trx
-      .updateTable('uploads')
-      .set((eb) => ({ views: eb('views', '+', n) }))
-      .where('id', '=', id)
+const byKey = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Adds (or with negative numbers takes back) uploads to the owner's summary rows. */
+async function addToSummaries(
+  trx: Executor,
+  userId: string,
+  rows: Pick<UploadRow, 'file_type' | 'created_at' | 'size'>[],
+  sign: 1 | -1,
+): Promise<void> {
+  const types = new Map<string, number>();
+  const days = new Map<string, { count: number; bytes: number }>();
+  for (const r of rows) {
+    types.set(r.file_type, (types.get(r.file_type) ?? 0) + 1);
+    const day = r.created_at.slice(0, 10);
+    const d = days.get(day) ?? { count: 0, bytes: 0 };
+    days.set(day, { count: d.count + 1, bytes: d.bytes + Number(r.size) });
+  }
+  for (const [fileType, n] of [...types].sort(byKey)) {
+    await trx
+      .insertInto('user_type_counts')
+      .values({ user_id: userId, file_type: fileType, count: sign * n })
+      .onConflict((oc) =>
+        oc
+          .columns(['user_id', 'file_type'])
+          .doUpdateSet((eb) => ({ count: eb('user_type_counts.count', '+', sign * n) })),
+      )
       .execute();
+  }
+  for (const [day, { count, bytes }] of [...days].sort(byKey)) {
+    await trx
+      .insertInto('user_daily_uploads')
+      .values({ user_id: userId, day, count: sign * count, bytes: sign * bytes })
+      .onConflict((oc) =>
+        oc.columns(['user_id', 'day']).doUpdateSet((eb) => ({
+          count: eb('user_daily_uploads.count', '+', sign * count),
+          bytes: eb('user_daily_uploads.bytes', '+', sign * bytes),
+        })),
+      )
+      .execute();
+  }
+}
+
+export function createUploadsRepository(db: Db, search: UploadSearch) {
   const countView = turnBatcher<string>(async (ids) => {
     const counts = new Map<string, number>();
     for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
-    // In id order, so that batches of several instances lock rows in the same order.
-    const ordered = [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const addAll = async (trx: Executor) => {
-      for (const [id, n] of ordered) await addViews(trx, id, n);
-    };
-    // One statement commits on its own; several share a transaction.
-    await (counts.size === 1 ? addAll(db) : db.transaction().execute(addAll));
+    // In id order, so that batches of several instances lock rows in the same order: the
+    // uploads first, then their owners (each owner's total views is kept on its row).
+    await db.transaction().execute(async (trx) => {
+      const owners = new Map<string, number>();
+      for (const [id, n] of [...counts].sort(byKey)) {
+        const row = await trx
+          .updateTable('uploads')
+          .set((eb) => ({ views: eb('views', '+', n) }))
+          .where('id', '=', id)
+          .returning('user_id')
+          .executeTakeFirst();
+        if (row) owners.set(row.user_id, (owners.get(row.user_id) ?? 0) + n);
+      }
+      for (const [userId, n] of [...owners].sort(byKey)) {
+        await trx
+          .updateTable('users')
+          .set((eb) => ({ view_count: eb('view_count', '+', n) }))
+          .where('id', '=', userId)
+          .execute();
+      }
+    });
   });
+
+  /** Only uploads with the tag; `manyMatches` as for a search (walk the sort index, probe). */
+  const withTag = (tagId: string, manyMatches: boolean) =>
+    manyMatches
+      ? sql<SqlBool>`exists (select 1 from upload_tags ut where ut.tag_id = ${tagId} and ut.upload_id = uploads.id)`
+      : sql<SqlBool>`uploads.id in (select upload_id from upload_tags where tag_id = ${tagId})`;
 
   return {
     /**
@@ -93,6 +155,7 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
             .insertInto('slugs')
             .values({ slug: row.short_code, upload_id: row.id, kind: 'code' })
             .execute();
+          await addToSummaries(trx, row.user_id, [inserted], 1);
           for (const kind of tasks) await enqueueTask(trx, kind, row.id, row.created_at);
           return { inserted };
         });
@@ -215,19 +278,29 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
       const term = filter.search
         ? { userId: filter.userId, term: filter.search, fileType: filter.fileType }
         : null;
+      const { tagId } = filter;
       const where = (manyMatches: boolean) => {
         let q = db.selectFrom('uploads').where('user_id', '=', filter.userId);
         if (filter.fileType) q = q.where('file_type', '=', filter.fileType);
         if (term) q = q.where(search.where(term, manyMatches));
+        if (tagId) q = q.where(withTag(tagId, manyMatches));
         return q;
       };
 
       // The count comes first: it tells the search how to plan the page.
-      const indexCount = term ? search.count(db, term) : null;
+      const indexCount = term && !tagId ? search.count(db, term) : null;
       let total: number;
       if (indexCount) {
         total = await indexCount;
-      } else if (term || filter.fileType) {
+      } else if (tagId && !term && !filter.fileType) {
+        // A tag's uploads are all its owner's: counted from the tag's index range alone.
+        const row = await db
+          .selectFrom('upload_tags')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('tag_id', '=', tagId)
+          .executeTakeFirstOrThrow();
+        total = Number(row.n);
+      } else if (term || filter.fileType || tagId) {
         const row = await where(false)
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow();
@@ -276,24 +349,56 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
           )
           .returningAll()
           .execute();
-        const freed = new Map<string, { bytes: number; count: number }>();
-        for (const r of rows) {
-          const f = freed.get(r.user_id) ?? { bytes: 0, count: 0 };
-          freed.set(r.user_id, { bytes: f.bytes + Number(r.size), count: f.count + 1 });
-        }
-        for (const userId of [...freed.keys()].sort()) {
-          const { bytes, count } = freed.get(userId)!;
+        const byOwner = new Map<string, UploadRow[]>();
+        for (const r of rows) byOwner.set(r.user_id, [...(byOwner.get(r.user_id) ?? []), r]);
+        for (const [userId, owned] of [...byOwner].sort(byKey)) {
+          let bytes = 0;
+          let views = 0;
+          for (const r of owned) {
+            bytes += Number(r.size);
+            views += Number(r.views);
+          }
           await trx
             .updateTable('users')
             .set((eb) => ({
               disk_used: eb('disk_used', '-', bytes),
-              upload_count: eb('upload_count', '-', count),
+              upload_count: eb('upload_count', '-', owned.length),
+              view_count: eb('view_count', '-', views),
             }))
             .where('id', '=', userId)
             .execute();
+          await addToSummaries(trx, userId, owned, -1);
         }
         return rows;
       });
+    },
+
+    async tagOwnedBy(tagId: string, userId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('tags')
+        .select('id')
+        .where('id', '=', tagId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** The tags on each of these uploads, by name. */
+    async tagsOf(uploadIds: string[]): Promise<Map<string, { id: string; name: string }[]>> {
+      const tags = new Map<string, { id: string; name: string }[]>();
+      if (uploadIds.length === 0) return tags;
+      const rows = await db
+        .selectFrom('upload_tags')
+        .innerJoin('tags', 'tags.id', 'upload_tags.tag_id')
+        .select(['upload_tags.upload_id', 'tags.id', 'tags.name'])
+        .where('upload_tags.upload_id', 'in', uploadIds)
+        .orderBy('tags.name_key')
+        .orderBy('tags.id')
+        .execute();
+      for (const r of rows) {
+        tags.set(r.upload_id, [...(tags.get(r.upload_id) ?? []), { id: r.id, name: r.name }]);
+      }
+      return tags;
     },
 
     /** Of the given storage keys, those an upload (file or thumbnail) or a chunked session uses. */

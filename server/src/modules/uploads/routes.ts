@@ -1,21 +1,17 @@
 import { API, MAX_SIMPLE_UPLOAD_BYTES, UploadFileForm } from '@upshot/contract';
 import { PayloadTooLargeError } from '../../errors.ts';
-import type { Clock } from '../../lib/clock.ts';
 import { parse } from '../../lib/validate.ts';
 import { readMultipartFile } from '../../plugins/multipart.ts';
 import { route } from '../../plugins/route-table.ts';
-import type { Links } from './links.ts';
-import { toUploadResponse } from './presenter.ts';
+import type { UploadPresenter } from './presenter.ts';
 import { simpleLimitMessage, type UploadsService } from './service.ts';
 
 /** Room for the multipart framing and fields around a file at the simple-upload limit. */
 const MULTIPART_ENVELOPE_BYTES = 64 * 1024;
 const FormFields = UploadFileForm.pick({ isPublic: true });
 
-export function uploadsRoutes(deps: { uploads: UploadsService; links: Links; clock: Clock }) {
-  const { uploads, links, clock } = deps;
-  const present = (row: Parameters<typeof toUploadResponse>[0]) =>
-    toUploadResponse(row, links, clock.now().getTime());
+export function uploadsRoutes(deps: { uploads: UploadsService; present: UploadPresenter }) {
+  const { uploads, present } = deps;
 
   return [
     route(API.uploadFile, async ({ request, reply, auth }) => {
@@ -38,17 +34,17 @@ export function uploadsRoutes(deps: { uploads: UploadsService; links: Links; clo
         // The whole request's length bounds the file's: enough to know a file will be large.
         requestBytes: declared || undefined,
       });
-      const upload = present(row);
+      const upload = await present.one(row);
       return { url: upload.url, message: 'File uploaded successfully', upload };
     }),
 
     route(API.listUploads, async ({ auth, query }) => {
       const { rows, total } = await uploads.list(auth.user, query);
-      return { uploads: rows.map(present), total, page: query.page, limit: query.limit };
+      return { uploads: await present.many(rows), total, page: query.page, limit: query.limit };
     }),
 
     route(API.getUpload, async ({ auth, params }) =>
-      present(await uploads.get(auth.user, params.id)),
+      present.one(await uploads.get(auth.user, params.id)),
     ),
 
     route(API.uploadAccessUrl, async ({ auth, params }) =>
@@ -56,7 +52,7 @@ export function uploadsRoutes(deps: { uploads: UploadsService; links: Links; clo
     ),
 
     route(API.updateUpload, async ({ auth, params, body }) =>
-      present(await uploads.setVanity(auth.user, params.id, body.vanityUrl)),
+      present.one(await uploads.setVanity(auth.user, params.id, body.vanityUrl)),
     ),
 
     route(API.deleteUpload, async ({ auth, params }) => {

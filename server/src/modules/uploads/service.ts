@@ -223,14 +223,26 @@ export function createUploadsService(deps: {
       return row;
     },
 
-    list(
+    async list(
       owner: Viewer,
-      query: { search?: string; type?: string; sort: Sort; page: number; limit: number },
+      query: {
+        search?: string;
+        type?: string;
+        /** A tag the caller owns (the tags module checks it). */
+        tag?: string;
+        sort: Sort;
+        page: number;
+        limit: number;
+      },
     ) {
+      if (query.tag && !(await uploads.tagOwnedBy(query.tag, owner.id))) {
+        throw new NotFoundError('Tag not found');
+      }
       return uploads.list({
         userId: owner.id,
         search: query.search || undefined,
         fileType: query.type || undefined,
+        tagId: query.tag || undefined,
         sort: query.sort,
         offset: (query.page - 1) * query.limit,
         limit: query.limit,

@@ -1,0 +1,25 @@
+/** The statistics module's only door: a user's statistics and the whole instance's. */
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { Module } from '../module.ts';
+import type { Links } from '../uploads/index.ts';
+import { createStatsRepository } from './repository.ts';
+import { statsRoutes } from './routes.ts';
+import { createStatsService, type StatsService } from './service.ts';
+
+export type { StatsService } from './service.ts';
+
+export function createStatsModule(deps: {
+  db: Db;
+  clock: Clock;
+  links: Links;
+}): Module & { service: StatsService } {
+  const service = createStatsService({ stats: createStatsRepository(deps.db), clock: deps.clock });
+  return {
+    name: 'stats',
+    routes: statsRoutes({ stats: service, links: deps.links }),
+    jobs: [],
+    tasks: {},
+    service,
+  };
+}
