@@ -1,5 +1,6 @@
 /**
- * Listing latency with 100,000 uploads for one user (and 20,000 for a neighbour), on SQLite
+ * Listing latency with 100,000 uploads for one user (and 20,000 for a neighbour), a tag on
+ * 10,000 of the user's uploads, and the user's statistics, on SQLite
  * and, when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, on PostgreSQL. Requests go
  * through the whole app (routing, auth, validation, SQL, JSON) with inject; the reference is
  * GET /api/auth/me in the same run (the same auth and routing, one indexed lookup).
@@ -16,9 +17,11 @@ import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/database.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
+import { tagSearchText } from '../server/src/db/search.ts';
 import { fmt, percentile } from './support/common.ts';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 100_000);
+const TAGGED = UPLOADS / 10;
 const RUNS = 200;
 const WORDS = [
   'holiday',
@@ -86,6 +89,7 @@ async function runEngine(label: string, databaseUrl: string | undefined) {
 
     const t0 = Date.now();
     const start = Date.now() - 365 * 24 * 3600 * 1000;
+    const mine: { id: string; file_type: string; body: string }[] = [];
     for (const [owner, count] of [
       [user.id, UPLOADS],
       [neighbour.id, UPLOADS / 5],
@@ -113,7 +117,36 @@ async function runEngine(label: string, databaseUrl: string | undefined) {
           };
         });
         await db.insertInto('uploads').values(rows).execute();
+        if (owner === user.id) {
+          for (const r of rows) {
+            mine.push({
+              id: r.id,
+              file_type: r.file_type,
+              body: tagSearchText(r.original_filename, r.vanity_url),
+            });
+          }
+        }
       }
+    }
+    // The counters and summary rows the upload path keeps, for rows inserted around it.
+    await modules.stats.service.rebuild();
+    // A tag on every tenth of the user's uploads, spread over the whole year.
+    const tag = await modules.tags.service.create(user, 'bench');
+    const tagged = mine.filter((_, i) => i % (UPLOADS / TAGGED) === 0);
+    for (let i = 0; i < tagged.length; i += 500) {
+      await db
+        .insertInto('upload_tags')
+        .values(
+          tagged
+            .slice(i, i + 500)
+            .map((u) => ({
+              tag_id: tag.id,
+              upload_id: u.id,
+              file_type: u.file_type,
+              body: u.body,
+            })),
+        )
+        .execute();
     }
     // What autovacuum would have done by now on a real instance.
     await sql.raw(databaseUrl ? 'vacuum analyze' : 'analyze').execute(db);
@@ -142,7 +175,25 @@ async function runEngine(label: string, databaseUrl: string | undefined) {
       ],
       ['search, no match', () => '/api/uploads?search=zzqx'],
       ['page 50, limit 100', () => '/api/uploads?page=50&limit=100'],
+      [`tag (${TAGGED.toLocaleString('en-US')} uploads)`, () => `/api/uploads?tag=${tag.id}`],
+      ['tag, oldest', () => `/api/uploads?tag=${tag.id}&sort=oldest`],
+      ['tag, largest', () => `/api/uploads?tag=${tag.id}&sort=largest`],
+      ['tag, smallest', () => `/api/uploads?tag=${tag.id}&sort=smallest`],
+      ['tag, most-viewed', () => `/api/uploads?tag=${tag.id}&sort=most-viewed`],
+      ['tag + type=images', () => `/api/uploads?tag=${tag.id}&type=images`],
+      ['tag + search (word)', () => `/api/uploads?tag=${tag.id}&search=${pick(WORDS)}`],
+      ['tag, page 20', () => `/api/uploads?tag=${tag.id}&page=20`],
+      ['GET /api/tags/{id}/uploads', () => `/api/tags/${tag.id}/uploads`],
+      ['GET /api/tags', () => '/api/tags'],
+      ['GET /api/stats', () => '/api/stats'],
     ];
+    // Each listing lists something (a zero counter would answer an empty page fast).
+    for (const [name, url] of cases.slice(1, -2).filter(([n]) => !n.includes('no match'))) {
+      const res = await app.inject({ method: 'GET', url: url(), headers: auth });
+      const total = (res.json() as { total?: number }).total;
+      if (res.statusCode !== 200 || !total)
+        throw new Error(`${name}: ${res.statusCode}, total ${total}`);
+    }
     console.log(
       `\n${label}: ${UPLOADS.toLocaleString('en-US')} uploads for one user (seeded in ${fmt(seeded / 1000)} s); ${RUNS} requests per row`,
     );
@@ -164,7 +215,8 @@ async function runEngine(label: string, databaseUrl: string | undefined) {
   } finally {
     await app.close();
     await db.destroy();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!process.env.BENCH_KEEP) fs.rmSync(dataDir, { recursive: true, force: true });
+    else console.log(`kept ${dataDir}`);
   }
 }
 

@@ -149,6 +149,10 @@ export interface TagsTable {
 export interface UploadTagsTable {
   tag_id: string;
   upload_id: string;
+  /** The upload's type group (it never changes). */
+  file_type: string;
+  /** tagSearchText() of the upload, kept when its vanity URL changes. */
+  body: string;
 }
 
 /** Uploads per type group and user, kept in the transactions that add and delete uploads. */

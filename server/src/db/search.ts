@@ -8,13 +8,21 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Db, Dialect } from './database.ts';
 
-function likePattern(text: string): string {
+export function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 function likeScan(term: string): Expression<SqlBool> {
   const pattern = likePattern(term);
   return sql<SqlBool>`(lower(original_filename) like ${pattern} escape '\\' or lower(vanity_url) like ${pattern} escape '\\')`;
+}
+
+/**
+ * What a search matches in the rows of a tag (upload_tags.body): the filename and vanity URL,
+ * lower-cased, on two lines (a term never holds a line break, so it cannot span both).
+ */
+export function tagSearchText(filename: string, vanityUrl: string | null): string {
+  return `${filename}\n${vanityUrl ?? ''}`.toLowerCase();
 }
 
 export type UploadSearch = {

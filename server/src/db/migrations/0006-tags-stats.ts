@@ -1,8 +1,11 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { SqliteAdapter, sql, type Kysely, type Migration } from 'kysely';
 
 /**
  * - tags: per-user tags, unique per user by name_key (identityKey of the name);
- * - upload_tags: which upload carries which tag (both the same user's), gone with either;
+ * - upload_tags: which upload carries which tag (both the same user's), gone with either. Each
+ *   row carries its upload's type group and search text (filename and vanity URL, lower case),
+ *   so a tag's uploads are counted and filtered from the tag's own rows (on SQLite a table
+ *   without rowid: the rows live in the key's order);
  * - the statistics' summary rows, kept in the same transactions that change uploads and
  *   views, so no statistic scans the uploads: users.view_count, user_type_counts (uploads per
  *   type group) and user_daily_uploads (uploads and bytes per UTC day of creation);
@@ -20,13 +23,17 @@ export const m0006TagsStats: Migration = {
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addUniqueConstraint('tags_user_name_key', ['user_id', 'name_key'])
       .execute();
+    const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
     await db.schema
       .createTable('upload_tags')
       .addColumn('tag_id', 'text', (c) => c.notNull().references('tags.id').onDelete('cascade'))
       .addColumn('upload_id', 'text', (c) =>
         c.notNull().references('uploads.id').onDelete('cascade'),
       )
+      .addColumn('file_type', 'text', (c) => c.notNull())
+      .addColumn('body', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('upload_tags_pk', ['tag_id', 'upload_id'])
+      .$call((t) => (sqlite ? t.modifyEnd(sql`without rowid`) : t))
       .execute();
     await db.schema
       .createIndex('upload_tags_upload_idx')

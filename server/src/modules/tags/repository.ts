@@ -3,7 +3,8 @@
  * belong to one user: every statement is limited to that user's rows.
  */
 import { identityKey } from '@upshot/contract';
-import { foreignKeyViolation, uniqueViolation, type Db } from '../../db/database.ts';
+import { foreignKeyViolation, forUpdate, uniqueViolation, type Db } from '../../db/database.ts';
+import { tagSearchText } from '../../db/search.ts';
 import type { TagRow } from '../../db/schema.ts';
 
 export type TagsRepository = ReturnType<typeof createTagsRepository>;
@@ -92,27 +93,49 @@ export function createTagsRepository(db: Db) {
         .select('id')
         .where('id', 'in', ids)
         .where('user_id', '=', userId)
-        .orderBy('id')
         .execute();
       return rows.map((r) => r.id);
     },
 
     /**
-     * Puts the tag on those of the uploads (ids of the user's own) that lack it. Returns how
-     * many got it now; null when the tag or one of the uploads was deleted meanwhile.
+     * Puts the tag on those of the uploads among ids that are the user's and lack it, in one
+     * transaction that locks those uploads (in id order, as a delete does), so the search text
+     * copied from each cannot be overtaken by a change of its vanity URL. Answers how many of
+     * the ids are the user's and how many got the tag now; null when the tag was deleted
+     * meanwhile.
      */
-    async attach(tagId: string, uploadIds: string[]): Promise<number | null> {
-      if (uploadIds.length === 0) return 0;
-      // In id order: the uploads' rows are locked (for their foreign keys) in the order a
-      // delete locks them.
-      const sorted = [...uploadIds].sort();
+    async attach(
+      tagId: string,
+      userId: string,
+      ids: string[],
+    ): Promise<{ owned: number; added: number } | null> {
+      if (ids.length === 0) return { owned: 0, added: 0 };
       try {
-        const res = await db
-          .insertInto('upload_tags')
-          .values(sorted.map((upload_id) => ({ tag_id: tagId, upload_id })))
-          .onConflict((oc) => oc.columns(['tag_id', 'upload_id']).doNothing())
-          .executeTakeFirst();
-        return Number(res.numInsertedOrUpdatedRows ?? 0);
+        return await db.transaction().execute(async (trx) => {
+          const uploads = await forUpdate(
+            trx,
+            trx
+              .selectFrom('uploads')
+              .select(['id', 'file_type', 'original_filename', 'vanity_url'])
+              .where('id', 'in', ids)
+              .where('user_id', '=', userId)
+              .orderBy('id'),
+          ).execute();
+          if (uploads.length === 0) return { owned: 0, added: 0 };
+          const res = await trx
+            .insertInto('upload_tags')
+            .values(
+              uploads.map((u) => ({
+                tag_id: tagId,
+                upload_id: u.id,
+                file_type: u.file_type,
+                body: tagSearchText(u.original_filename, u.vanity_url),
+              })),
+            )
+            .onConflict((oc) => oc.columns(['tag_id', 'upload_id']).doNothing())
+            .executeTakeFirst();
+          return { owned: uploads.length, added: Number(res.numInsertedOrUpdatedRows ?? 0) };
+        });
       } catch (err) {
         if (foreignKeyViolation(err)) return null;
         throw err;

@@ -20,17 +20,12 @@ export function createTagsService(deps: { tags: TagsRepository; clock: Clock }) 
     return tag;
   }
 
-  /** Tags those of the caller's uploads among ids that lack it; how many got it. */
+  /** Tags those of the caller's uploads among ids that lack it. */
   async function attach(viewer: Viewer, tagId: string, ids: string[]) {
     await require(viewer, tagId);
-    // An upload deleted between the two statements: once more with what is left.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const owned = await tags.ownedUploadIds(ids, viewer.id);
-      const added = await tags.attach(tagId, owned);
-      if (added !== null) return { owned: owned.length, added };
-      await require(viewer, tagId);
-    }
-    throw new ConflictError('The uploads changed while they were being tagged; try again');
+    const result = await tags.attach(tagId, viewer.id, ids);
+    if (result === null) throw new NotFoundError('Tag not found'); // deleted meanwhile
+    return result;
   }
 
   return {

@@ -9,7 +9,7 @@
 import type { Sort } from '@upshot/contract';
 import { sql, type SqlBool } from 'kysely';
 import { forUpdate, uniqueViolation, type Db, type Executor } from '../../db/database.ts';
-import { MANY_MATCHES, type UploadSearch } from '../../db/search.ts';
+import { likePattern, MANY_MATCHES, tagSearchText, type UploadSearch } from '../../db/search.ts';
 import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
 import { enqueueTask } from '../../jobs/tasks-repository.ts';
 import { turnBatcher } from '../../lib/turn-batcher.ts';
@@ -113,11 +113,21 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
     });
   });
 
-  /** Only uploads with the tag; `manyMatches` as for a search (walk the sort index, probe). */
-  const withTag = (tagId: string, manyMatches: boolean) =>
-    manyMatches
-      ? sql<SqlBool>`exists (select 1 from upload_tags ut where ut.tag_id = ${tagId} and ut.upload_id = uploads.id)`
-      : sql<SqlBool>`uploads.id in (select upload_id from upload_tags where tag_id = ${tagId})`;
+  /**
+   * Only uploads with the tag, of the type group and matching the term when given: all three
+   * are read from the tag's rows. `manyMatches` as for a search: walk the sort order's index
+   * and probe each upload, rather than fetch every match and sort them.
+   */
+  const tagRows = (tagId: string, fileType: string | undefined, term: string | undefined) =>
+    sql<SqlBool>`ut.tag_id = ${tagId}
+      ${fileType ? sql`and ut.file_type = ${fileType}` : sql``}
+      ${term ? sql`and ut.body like ${likePattern(term)} escape '\\'` : sql``}`;
+  const withTag = (filter: ListFilter & { tagId: string }, manyMatches: boolean) => {
+    const rows = tagRows(filter.tagId, filter.fileType, filter.search);
+    return manyMatches
+      ? sql<SqlBool>`exists (select 1 from upload_tags ut where ut.upload_id = uploads.id and ${rows})`
+      : sql<SqlBool>`uploads.id in (select ut.upload_id from upload_tags ut where ${rows})`;
+  };
 
   return {
     /**
@@ -218,6 +228,11 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
             .executeTakeFirst();
           if (!updated) return 'gone' as const;
           await trx
+            .updateTable('upload_tags')
+            .set({ body: tagSearchText(updated.original_filename, vanity) })
+            .where('upload_id', '=', id)
+            .execute();
+          await trx
             .deleteFrom('slugs')
             .where('upload_id', '=', id)
             .where('kind', '=', 'vanity')
@@ -275,32 +290,35 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
     incrementViews: countView,
 
     async list(filter: ListFilter): Promise<{ rows: UploadRow[]; total: number }> {
-      const term = filter.search
-        ? { userId: filter.userId, term: filter.search, fileType: filter.fileType }
-        : null;
       const { tagId } = filter;
+      // With a tag, its own rows answer the type and the search too.
+      const term =
+        filter.search && !tagId
+          ? { userId: filter.userId, term: filter.search, fileType: filter.fileType }
+          : null;
       const where = (manyMatches: boolean) => {
         let q = db.selectFrom('uploads').where('user_id', '=', filter.userId);
+        // The type on the upload too: a walk then takes the type's sort index.
         if (filter.fileType) q = q.where('file_type', '=', filter.fileType);
         if (term) q = q.where(search.where(term, manyMatches));
-        if (tagId) q = q.where(withTag(tagId, manyMatches));
+        if (tagId) q = q.where(withTag({ ...filter, tagId }, manyMatches));
         return q;
       };
 
       // The count comes first: it tells the search how to plan the page.
-      const indexCount = term && !tagId ? search.count(db, term) : null;
+      const indexCount = term ? search.count(db, term) : null;
       let total: number;
       if (indexCount) {
         total = await indexCount;
-      } else if (tagId && !term && !filter.fileType) {
-        // A tag's uploads are all its owner's: counted from the tag's index range alone.
+      } else if (tagId) {
+        // A tag's uploads are all its owner's: counted from the tag's rows alone.
         const row = await db
-          .selectFrom('upload_tags')
+          .selectFrom('upload_tags as ut')
           .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('tag_id', '=', tagId)
+          .where(tagRows(tagId, filter.fileType, filter.search))
           .executeTakeFirstOrThrow();
         total = Number(row.n);
-      } else if (term || filter.fileType || tagId) {
+      } else if (term || filter.fileType) {
         const row = await where(false)
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .executeTakeFirstOrThrow();
