@@ -137,14 +137,12 @@ async function runEngine(label: string, databaseUrl: string | undefined) {
       await db
         .insertInto('upload_tags')
         .values(
-          tagged
-            .slice(i, i + 500)
-            .map((u) => ({
-              tag_id: tag.id,
-              upload_id: u.id,
-              file_type: u.file_type,
-              body: u.body,
-            })),
+          tagged.slice(i, i + 500).map((u) => ({
+            tag_id: tag.id,
+            upload_id: u.id,
+            file_type: u.file_type,
+            body: u.body,
+          })),
         )
         .execute();
     }
