@@ -218,7 +218,7 @@ async function runEngine(label: string, databaseUrl: string | undefined) {
   }
 }
 
-await runEngine('SQLite', undefined);
+if (!process.env.BENCH_PG_ONLY) await runEngine('SQLite', undefined);
 
 const pgAdmin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (pgAdmin) {
@@ -231,7 +231,8 @@ if (pgAdmin) {
   try {
     await runEngine('PostgreSQL', url.toString());
   } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
+    if (process.env.BENCH_KEEP) console.log(`kept database ${name}`);
+    else await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
 } else {

@@ -12,6 +12,8 @@ import type { z } from 'zod';
 import { ForbiddenError, UnauthorizedError } from '../errors.ts';
 import { toValidationError } from '../lib/validate.ts';
 import type { Auth } from './auth.ts';
+// The route config's ownSecurityHeaders is declared there.
+import type {} from './security.ts';
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
 type In<S> = S extends z.ZodType ? z.input<S> : undefined;

@@ -335,12 +335,20 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
       if (total === 0 || filter.offset >= total) return { rows: [], total };
 
       const [column, direction] = SORT_ORDER[filter.sort];
-      const rows = await where(total > MANY_MATCHES)
-        .selectAll()
+      // The page's ids first, from the sort order's index alone (it holds the owner, the sort
+      // column and the id), then only those rows: a deep page does not read every row before it.
+      const page = where(total > MANY_MATCHES)
+        .select('uploads.id')
         .orderBy(column, direction)
         .orderBy('id', direction)
         .limit(filter.limit)
-        .offset(filter.offset)
+        .offset(filter.offset);
+      const rows = await db
+        .selectFrom('uploads')
+        .selectAll()
+        .where('id', 'in', page)
+        .orderBy(column, direction)
+        .orderBy('id', direction)
         .execute();
       return { rows, total };
     },
