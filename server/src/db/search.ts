@@ -22,7 +22,16 @@ function likeScan(term: string): Expression<SqlBool> {
  * lower-cased, on two lines (a term never holds a line break, so it cannot span both).
  */
 export function tagSearchText(filename: string, vanityUrl: string | null): string {
-  return `${filename}\n${vanityUrl ?? ''}`.toLowerCase();
+  return searchFold(`${filename}\n${vanityUrl ?? ''}`);
+}
+
+/**
+ * Lower case for matching a term inside a text: also the one sigma (JavaScript lower-cases a
+ * capital sigma to the final form at the end of a word, so a term 'ΟΔΟΣ' would not be found in
+ * 'ΟΔΟΣ.txt', where it is followed by a letter).
+ */
+export function searchFold(text: string): string {
+  return text.toLowerCase().replace(/ς/g, 'σ');
 }
 
 export type UploadSearch = {

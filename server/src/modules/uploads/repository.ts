@@ -9,7 +9,13 @@
 import type { Sort } from '@upshot/contract';
 import { sql, type SqlBool } from 'kysely';
 import { forUpdate, uniqueViolation, type Db, type Executor } from '../../db/database.ts';
-import { likePattern, MANY_MATCHES, tagSearchText, type UploadSearch } from '../../db/search.ts';
+import {
+  likePattern,
+  MANY_MATCHES,
+  searchFold,
+  tagSearchText,
+  type UploadSearch,
+} from '../../db/search.ts';
 import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
 import { enqueueTask } from '../../jobs/tasks-repository.ts';
 import { turnBatcher } from '../../lib/turn-batcher.ts';
@@ -121,7 +127,7 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
   const tagRows = (tagId: string, fileType: string | undefined, term: string | undefined) =>
     sql<SqlBool>`ut.tag_id = ${tagId}
       ${fileType ? sql`and ut.file_type = ${fileType}` : sql``}
-      ${term ? sql`and ut.body like ${likePattern(term)} escape '\\'` : sql``}`;
+      ${term ? sql`and ut.body like ${likePattern(searchFold(term))} escape '\\'` : sql``}`;
   const withTag = (filter: ListFilter & { tagId: string }, manyMatches: boolean) => {
     const rows = tagRows(filter.tagId, filter.fileType, filter.search);
     return manyMatches
