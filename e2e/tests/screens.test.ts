@@ -95,7 +95,13 @@ const SCREENS: Screen[] = [
     ready: heading('Request Access'),
   },
   { name: 'not-found', path: '/no/such/page', signedIn: false, ready: heading('Page not found') },
-  { name: 'dashboard', path: '/dashboard', signedIn: true, ready: heading('Dashboard') },
+  {
+    name: 'dashboard',
+    path: '/dashboard',
+    signedIn: true,
+    // The statistics themselves, not only the heading above their loading skeleton.
+    ready: () => page.getByRole('region', { name: 'Recent Activity', exact: true }).waitFor(),
+  },
   {
     name: 'uploads',
     path: '/uploads',

@@ -90,6 +90,7 @@ describe('the Uploads screen', () => {
     expect(names).toEqual([
       'Select pixel.png',
       'Open pixel.png',
+      'Add tag to pixel.png',
       'Copy URL of pixel.png',
       'Set custom URL for pixel.png',
       'Delete pixel.png',

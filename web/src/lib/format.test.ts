@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDate } from './format.ts';
+import { formatBytes, formatCount, formatDate, formatDay } from './format.ts';
 
 describe('formatBytes', () => {
   it.each([
@@ -32,5 +32,25 @@ describe('formatDate', () => {
 
   it('returns an empty string for an invalid date', () => {
     expect(formatDate('not a date')).toBe('');
+  });
+});
+
+describe('formatDay', () => {
+  it('formats a UTC calendar day with short month and numeric day, whatever the time zone', () => {
+    expect(formatDay('2025-11-03')).toBe('Nov 3');
+    expect(formatDay('2024-12-31')).toBe('Dec 31');
+    expect(formatDay('2025-01-01')).toBe('Jan 1');
+  });
+
+  it('returns what it was given when it is not a day', () => {
+    expect(formatDay('soon')).toBe('soon');
+  });
+});
+
+describe('formatCount', () => {
+  it('groups digits the en-US way', () => {
+    expect(formatCount(0)).toBe('0');
+    expect(formatCount(999)).toBe('999');
+    expect(formatCount(12345)).toBe('12,345');
   });
 });

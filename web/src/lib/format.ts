@@ -25,3 +25,23 @@ export function formatDate(value: string | number | Date): string {
   if (Number.isNaN(date.getTime())) return '';
   return dateFormatter.format(date);
 }
+
+const dayFormatter = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** A calendar day given as `YYYY-MM-DD` (a UTC day), e.g. `Nov 3`, the same in every time zone. */
+export function formatDay(day: string): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return day;
+  return dayFormatter.format(date);
+}
+
+const countFormatter = new Intl.NumberFormat('en-US');
+
+/** A count with en-US digit grouping: `formatCount(12345)` -> `'12,345'`. */
+export function formatCount(value: number): string {
+  return countFormatter.format(value);
+}

@@ -24,6 +24,7 @@ function renderUploads(
   const network = mockFetch({
     'GET /api/auth/me': () => jsonResponse(200, makeUser()),
     'GET /api/config': () => jsonResponse(200, makeServerConfig({ publicUrl: PUBLIC_URL })),
+    'GET /api/tags': () => jsonResponse(200, { tags: [] }),
     'GET /api/uploads': async (request) => {
       const answer = await list(new URL(request.url).searchParams);
       return answer instanceof Response ? answer : jsonResponse(200, answer);
@@ -86,6 +87,7 @@ describe('Uploads page: list states', () => {
     expect(tabStops).toEqual([
       'Select photo.png',
       'Open photo.png',
+      'Add tag to photo.png',
       'Copy URL of photo.png',
       'Set custom URL for photo.png',
       'Delete photo.png',

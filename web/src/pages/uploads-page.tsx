@@ -47,10 +47,15 @@ export function UploadsPage() {
     open: false,
   });
 
+  // A 401 is not a failure to report: the session is over and the sign-in screen follows. Nor
+  // is a 404 under a tag filter: the tag is gone, and the filter bar drops it.
+  const failureToReport =
+    isError &&
+    !isApiError(query.error, 401) &&
+    !(params.tag !== '' && isApiError(query.error, 404));
   useEffect(() => {
-    // A 401 is not a failure to report: the session is over and the sign-in screen follows.
-    if (isError && !isApiError(query.error, 401)) toast.error('Failed to load uploads');
-  }, [isError, errorUpdatedAt, query.error]);
+    if (failureToReport) toast.error('Failed to load uploads');
+  }, [failureToReport, errorUpdatedAt]);
 
   // Another filter or page is another list: nothing on it is ticked yet.
   useEffect(() => {
@@ -66,7 +71,8 @@ export function UploadsPage() {
 
   const uploads = data?.uploads ?? [];
   const listedIds = uploads.map((upload) => upload.id);
-  const selectedIds = listedIds.filter((id) => selected.has(id));
+  const selectedUploads = uploads.filter((upload) => selected.has(upload.id));
+  const selectedIds = selectedUploads.map((upload) => upload.id);
   const allSelected = listedIds.length > 0 && selectedIds.length === listedIds.length;
   const pageCount = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
 
@@ -144,7 +150,7 @@ export function UploadsPage() {
       {content}
 
       <SelectionBar
-        count={selectedIds.length}
+        uploads={selectedUploads}
         onDelete={() => setBatchDelete({ ids: selectedIds, open: true })}
         onClear={clearSelection}
         disabled={actions.isDeleting}

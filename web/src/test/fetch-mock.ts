@@ -1,7 +1,11 @@
 // Fakes the network boundary only: everything above fetch (api client, auth, routing) is real.
 import { vi } from 'vitest';
 
-type Handler = (request: Request) => Response | Promise<Response>;
+type Handler = (
+  request: Request,
+  /** The values of a pattern's `:name` segments ("DELETE /api/tags/:tagId"). */
+  params: Record<string, string>,
+) => Response | Promise<Response>;
 
 export function jsonResponse(status: number, body?: unknown): Response {
   if (body === undefined) return new Response(null, { status });
@@ -11,15 +15,38 @@ export function jsonResponse(status: number, body?: unknown): Response {
   });
 }
 
-/** Routes `fetch` by "METHOD /path" to handlers; anything else answers 404 like the server. */
+/** The handler for "METHOD /path": an exact key first, then a pattern with `:name` segments. */
+function route(handlers: Record<string, Handler>, method: string, path: string) {
+  const exact = handlers[`${method} ${path}`];
+  if (exact) return { handler: exact, params: {} };
+  const segments = path.split('/');
+  for (const [key, handler] of Object.entries(handlers)) {
+    const [keyMethod, pattern = ''] = key.split(' ');
+    const parts = pattern.split('/');
+    if (keyMethod !== method || parts.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const matches = parts.every((part, i) => {
+      const segment = segments[i] ?? '';
+      if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(segment);
+      return part.startsWith(':') ? segment !== '' : part === segment;
+    });
+    if (matches) return { handler, params };
+  }
+  return undefined;
+}
+
+/**
+ * Routes `fetch` by "METHOD /path" to handlers (a path may have `:name` segments); anything
+ * else answers 404 like the server.
+ */
 export function mockFetch(handlers: Record<string, Handler>) {
   const requests: Request[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const request = new Request(new URL(String(input), 'http://localhost'), init);
     requests.push(request);
-    const handler = handlers[`${request.method} ${new URL(request.url).pathname}`];
-    if (!handler) return jsonResponse(404, { error: 'not_found', message: 'Not found' });
-    return handler(request);
+    const found = route(handlers, request.method, new URL(request.url).pathname);
+    if (!found) return jsonResponse(404, { error: 'not_found', message: 'Not found' });
+    return found.handler(request, found.params);
   });
   vi.stubGlobal('fetch', fetchMock);
   return { fetchMock, requests };

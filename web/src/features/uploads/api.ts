@@ -7,6 +7,8 @@ import { api } from '../../lib/api-client.ts';
 export type UploadListParams = {
   search: string;
   type: FileType | '';
+  /** A tag's id: only uploads with it; '' for all. */
+  tag: string;
   sort: Sort;
   page: number;
   limit: number;
@@ -24,6 +26,7 @@ export const uploadsApi = {
         ...params,
         search: params.search.trim() || undefined,
         type: params.type || undefined,
+        tag: params.tag || undefined,
       },
       signal,
     }),

@@ -17,3 +17,4 @@ export { useOpenUpload } from './hooks/use-open-upload.ts';
 export { useSelection } from './hooks/use-selection.ts';
 export { useUploadActions } from './hooks/use-upload-actions.ts';
 export { useUploadFilters } from './hooks/use-upload-filters.ts';
+export { FILE_TYPE_LABELS } from './labels.ts';

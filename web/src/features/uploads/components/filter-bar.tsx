@@ -1,5 +1,6 @@
 import { FILE_TYPES, SORTS, type FileType } from '@upshot/contract/constants';
 import { ArrowUpDown, ChevronDown, ListFilter, Search, X, type LucideIcon } from 'lucide-react';
+import { useEffect } from 'react';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
@@ -12,15 +13,39 @@ import {
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu.tsx';
 import { Input } from '../../../components/ui/input.tsx';
+import { TagFilterMenu, useTagsQuery } from '../../tags/index.ts';
 import type { UploadFilters } from '../hooks/use-upload-filters.ts';
 import { FILE_TYPE_LABELS, SORT_LABELS } from '../labels.ts';
 
 const FILE_TYPE_OPTIONS: (FileType | '')[] = ['', ...FILE_TYPES];
 
+/**
+ * The menus share a row of their own below the search box (words only on a phone, no icons),
+ * and sit beside it at one width each from `md` up, where the search box keeps room to type.
+ */
+const MENU_BUTTON = 'min-w-0 flex-1 justify-between px-3 md:w-40 md:flex-none';
+
+/**
+ * The chosen tag's name for its badge. A tag filter that names none of the user's tags (deleted
+ * in another tab, a stale bookmark) is dropped once the tags are known, not shown as a mystery.
+ */
+function useActiveTagName(filters: UploadFilters): string | undefined {
+  const { data, isSuccess, isFetching } = useTagsQuery();
+  const { tag, dropUnknownTag } = filters;
+  const name = data?.tags.find((t) => t.id === tag)?.name;
+  const unknown = tag !== '' && isSuccess && !isFetching && name === undefined;
+  useEffect(() => {
+    if (unknown) dropUnknownTag();
+  }, [unknown, dropUnknownTag]);
+  return name;
+}
+
 function FilterBadge({ label, onRemove }: { label: string; onRemove: () => void }) {
   return (
-    <Badge variant="secondary" className="gap-1 py-1 pr-1 pl-2 text-xs">
-      {label}
+    <Badge variant="secondary" className="max-w-full min-w-0 gap-1 py-1 pr-1 pl-2 text-xs">
+      <span className="truncate" title={label}>
+        {label}
+      </span>
       <button
         type="button"
         aria-label={`Remove filter ${label}`}
@@ -47,14 +72,10 @@ function MenuSelect<T extends string>(props: {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button
-          variant="outline"
-          aria-label={`${name}: ${labels[value]}`}
-          className="flex-1 justify-between sm:w-40 sm:flex-none"
-        >
-          <span className="flex items-center gap-2">
-            <Icon aria-hidden="true" className="text-muted-foreground" />
-            {labels[value]}
+        <Button variant="outline" aria-label={`${name}: ${labels[value]}`} className={MENU_BUTTON}>
+          <span className="flex min-w-0 items-center gap-2">
+            <Icon aria-hidden="true" className="text-muted-foreground max-sm:hidden" />
+            <span className="truncate">{labels[value]}</span>
           </span>
           <ChevronDown aria-hidden="true" className="text-muted-foreground" />
         </Button>
@@ -75,10 +96,11 @@ function MenuSelect<T extends string>(props: {
 }
 
 export function FilterBar({ filters }: { filters: UploadFilters }) {
-  const { params, fileType, sort } = filters;
+  const { params, fileType, tag, sort } = filters;
+  const tagName = useActiveTagName(filters);
   return (
     <div className="flex flex-col gap-3">
-      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+      <div className="flex flex-col gap-2 md:flex-row md:items-center">
         <div className="relative flex-1">
           <Search
             aria-hidden="true"
@@ -94,7 +116,7 @@ export function FilterBar({ filters }: { filters: UploadFilters }) {
             maxLength={200}
           />
         </div>
-        <div className="flex gap-2">
+        <div className="flex min-w-0 gap-2">
           <MenuSelect
             name="File type"
             icon={ListFilter}
@@ -103,6 +125,7 @@ export function FilterBar({ filters }: { filters: UploadFilters }) {
             labels={FILE_TYPE_LABELS}
             onChange={filters.setFileType}
           />
+          <TagFilterMenu value={tag} onChange={filters.setTag} className={MENU_BUTTON} />
           <MenuSelect
             name="Sort"
             heading="Sort by"
@@ -125,6 +148,9 @@ export function FilterBar({ filters }: { filters: UploadFilters }) {
               label={`Type: ${FILE_TYPE_LABELS[fileType]}`}
               onRemove={() => filters.setFileType('')}
             />
+          )}
+          {tag !== '' && (
+            <FilterBadge label={`Tag: ${tagName ?? '...'}`} onRemove={() => filters.setTag('')} />
           )}
           {!filters.isDefaultSort && (
             <FilterBadge

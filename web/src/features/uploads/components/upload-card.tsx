@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { cn } from '../../../lib/utils.ts';
+import { TagEditor } from '../../tags/index.ts';
 import { UploadThumbnail } from './upload-thumbnail.tsx';
 
 export type UploadCardProps = {
@@ -143,6 +144,9 @@ export function UploadCard({
         <div className="flex items-center gap-1 text-xs text-muted-foreground">
           <Calendar aria-hidden="true" className="size-3.5" />
           <time dateTime={upload.createdAt}>{formatDate(upload.createdAt)}</time>
+        </div>
+        <div className="mt-1.5">
+          <TagEditor upload={upload} />
         </div>
       </div>
 

@@ -7,7 +7,7 @@ import { getApiErrorMessage } from '../../../lib/api-client.ts';
 import { uploadsApi } from '../api.ts';
 
 export function useOpenUpload() {
-  return useCallback(async (upload: Upload) => {
+  return useCallback(async (upload: Pick<Upload, 'id' | 'url' | 'isPublic'>) => {
     if (upload.isPublic) {
       window.open(upload.url, '_blank', 'noopener,noreferrer');
       return;

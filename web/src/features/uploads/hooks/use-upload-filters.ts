@@ -1,5 +1,6 @@
-// The Uploads screen's filters and page, kept in the query string (?search=&type=&sort=&page=,
-// defaults left out), so a reload, back and forward keep them and a filtered list can be shared.
+// The Uploads screen's filters and page, kept in the query string
+// (?search=&type=&tag=&sort=&page=, defaults left out), so a reload, back and forward keep them
+// and a filtered list can be shared.
 // The search box updates at once; the URL and the list follow it 300 ms after the last
 // keystroke, so typing a name does not fire a request (or a history entry) per letter.
 import type { FileType, Sort } from '@upshot/contract';
@@ -16,7 +17,10 @@ import type { UploadListParams } from '../api.ts';
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
-type UrlFilters = { search: string; type: FileType | ''; sort: Sort; page: number };
+type UrlFilters = { search: string; type: FileType | ''; tag: string; sort: Sort; page: number };
+
+/** The shape of a record id (the contract's `Id`); anything else in `?tag=` is ignored. */
+const TAG_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 function isOneOf<T extends string>(list: readonly T[], value: string | null): value is T {
   return value !== null && (list as readonly string[]).includes(value);
@@ -25,11 +29,13 @@ function isOneOf<T extends string>(list: readonly T[], value: string | null): va
 /** The filters a query string asks for; anything malformed reads as the default. */
 export function readUrlFilters(params: URLSearchParams): UrlFilters {
   const type = params.get('type');
+  const tag = params.get('tag') ?? '';
   const sort = params.get('sort');
   const page = Number(params.get('page'));
   return {
     search: (params.get('search') ?? '').trim().slice(0, MAX_SEARCH_LENGTH),
     type: isOneOf(FILE_TYPES, type) ? type : '',
+    tag: TAG_ID.test(tag) ? tag : '',
     sort: isOneOf(SORTS, sort) ? sort : DEFAULT_SORT,
     page: Number.isSafeInteger(page) && page > 1 ? page : 1,
   };
@@ -44,6 +50,7 @@ function writeUrlFilters(current: URLSearchParams, changes: Partial<UrlFilters>)
   };
   if (changes.search !== undefined) set('search', changes.search.trim(), '');
   if (changes.type !== undefined) set('type', changes.type, '');
+  if (changes.tag !== undefined) set('tag', changes.tag, '');
   if (changes.sort !== undefined) set('sort', changes.sort, DEFAULT_SORT);
   if (changes.page !== undefined) set('page', String(changes.page), '1');
   return next;
@@ -51,7 +58,7 @@ function writeUrlFilters(current: URLSearchParams, changes: Partial<UrlFilters>)
 
 export function useUploadFilters(limit = DEFAULT_PAGE_SIZE) {
   const [searchParams, setSearchParams] = useSearchParams();
-  const { search, type: fileType, sort, page } = readUrlFilters(searchParams);
+  const { search, type: fileType, tag, sort, page } = readUrlFilters(searchParams);
 
   const update = useCallback(
     (changes: Partial<UrlFilters>, options: { replace?: boolean } = {}) => {
@@ -82,8 +89,8 @@ export function useUploadFilters(limit = DEFAULT_PAGE_SIZE) {
   }, [searchInput, search, update]);
 
   const params = useMemo<UploadListParams>(
-    () => ({ search, type: fileType, sort, page, limit }),
-    [search, fileType, sort, page, limit],
+    () => ({ search, type: fileType, tag, sort, page, limit }),
+    [search, fileType, tag, sort, page, limit],
   );
 
   return {
@@ -91,6 +98,7 @@ export function useUploadFilters(limit = DEFAULT_PAGE_SIZE) {
     searchInput,
     setSearchInput,
     fileType,
+    tag,
     sort,
     page,
     setPage: useCallback((next: number) => update({ page: next }), [update]),
@@ -99,6 +107,11 @@ export function useUploadFilters(limit = DEFAULT_PAGE_SIZE) {
     setFileType(value: FileType | '') {
       update({ type: value, page: 1 });
     },
+    setTag(value: string) {
+      update({ tag: value, page: 1 });
+    },
+    /** Drops a tag filter that names no tag of the user's, without a history entry. */
+    dropUnknownTag: useCallback(() => update({ tag: '', page: 1 }, { replace: true }), [update]),
     setSort(value: Sort) {
       update({ sort: value, page: 1 });
     },
@@ -109,11 +122,11 @@ export function useUploadFilters(limit = DEFAULT_PAGE_SIZE) {
     },
     clearAll() {
       setSearchInput('');
-      update({ search: '', type: '', sort: DEFAULT_SORT, page: 1 });
+      update({ search: '', type: '', tag: '', sort: DEFAULT_SORT, page: 1 });
     },
     /** Filters that narrow the list (sorting only reorders it). */
-    isFiltered: search !== '' || fileType !== '',
-    hasActiveFilters: search !== '' || fileType !== '' || sort !== DEFAULT_SORT,
+    isFiltered: search !== '' || fileType !== '' || tag !== '',
+    hasActiveFilters: search !== '' || fileType !== '' || tag !== '' || sort !== DEFAULT_SORT,
     isDefaultSort: sort === DEFAULT_SORT,
   };
 }
