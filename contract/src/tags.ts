@@ -12,7 +12,11 @@ export const TagName = z
   )
   .trim()
   .min(1, 'Tag name is required')
-  .max(TAG_NAME_MAX, `Tag name must be at most ${TAG_NAME_MAX} characters`);
+  // Characters as people count them (code points): an emoji is one.
+  .refine(
+    (s) => [...s].length <= TAG_NAME_MAX,
+    `Tag name must be at most ${TAG_NAME_MAX} characters`,
+  );
 
 /** A tag with the number of the owner's uploads that carry it. */
 export const TagSummary = z

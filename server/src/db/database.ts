@@ -39,12 +39,13 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 export function openDatabase(options: { databaseUrl?: string; dataDir: string }): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: 10,
-      // Every query answers one request and reads a page or a few rows: starting parallel
-      // workers costs more than it saves (a tag's 20th page: 28 ms with workers, 14 without).
-      options: '-c max_parallel_workers_per_gather=0',
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A request's queries read a page or a few rows: starting parallel workers costs more than
+    // it saves (a tag's 20th page: 28 ms with workers, 14 without). A plain SET on each new
+    // connection, not a startup option, which poolers such as PgBouncer refuse. Only a hint:
+    // a connection without it answers the same, a little slower.
+    pool.on('connect', (client) => {
+      client.query('set max_parallel_workers_per_gather = 0').catch(() => {});
     });
     // An idle connection can break (the server restarts, an admin ends it): the pool drops it
     // and the next query opens a new one. Without a listener the error would end the process.
@@ -182,7 +183,8 @@ export function foreignKeyViolation(err: unknown): boolean {
 
 /**
  * Kysely prepares every query anew; on hot paths (serving a link) preparing costs more than
- * running. Statements are reusable, and the set of distinct SQL texts is small and fixed.
+ * running. Statements are reusable; texts that vary (an in-list of n ids, n rows inserted) are
+ * few per call site and bounded (batches of at most 1000), and the cache starts over at 1000.
  */
 function cacheStatements(sqlite: SQLite.Database): void {
   const prepare = sqlite.prepare.bind(sqlite);

@@ -142,6 +142,8 @@ export interface TagsTable {
   name: string;
   /** identityKey(name). */
   name_key: string;
+  /** Its upload_tags rows, kept with them. */
+  upload_count: Generated<number>;
   created_at: string;
 }
 
@@ -197,3 +199,4 @@ export type ChunkedUploadRow = Selectable<ChunkedUploadsTable>;
 export type ChunkedUploadPartRow = Selectable<ChunkedUploadPartsTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type TagRow = Selectable<TagsTable>;
+export type NewTagRow = Insertable<TagsTable>;

@@ -1,7 +1,9 @@
 import { SqliteAdapter, sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * - tags: per-user tags, unique per user by name_key (identityKey of the name);
+ * - tags: per-user tags, unique per user by name_key (identityKey of the name), each with the
+ *   number of its uploads, kept in the transactions that tag, untag and delete uploads (which
+ *   lock the tag row before any of its upload_tags rows);
  * - upload_tags: which upload carries which tag (both the same user's), gone with either. Each
  *   row carries its upload's type group and search text (filename and vanity URL, lower case),
  *   so a tag's uploads are counted and filtered from the tag's own rows (on SQLite a table
@@ -20,6 +22,7 @@ export const m0006TagsStats: Migration = {
       .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('name_key', 'text', (c) => c.notNull())
+      .addColumn('upload_count', 'bigint', (c) => c.notNull().defaultTo(0))
       .addColumn('created_at', 'text', (c) => c.notNull())
       .addUniqueConstraint('tags_user_name_key', ['user_id', 'name_key'])
       .execute();

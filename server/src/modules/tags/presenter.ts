@@ -1,6 +1,6 @@
 import type { TagSummary } from '@upshot/contract';
-import type { TagWithCount } from './repository.ts';
+import type { TagRow } from '../../db/schema.ts';
 
-export function toTagResponse(row: TagWithCount): TagSummary {
-  return { id: row.id, name: row.name, uploadCount: row.upload_count };
+export function toTagResponse(row: TagRow): TagSummary {
+  return { id: row.id, name: row.name, uploadCount: Number(row.upload_count) };
 }

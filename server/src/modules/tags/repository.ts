@@ -1,56 +1,53 @@
 /**
  * Every SQL query on tags and on which upload carries which tag. A tag and the uploads it is on
- * belong to one user: every statement is limited to that user's rows.
+ * belong to one user: the service checks the tag is the caller's, and the statements here that
+ * take upload ids keep only that user's uploads.
+ *
+ * Locks, on PostgreSQL: a change locks the uploads first (in id order), then the tag row, then
+ * its upload_tags rows, the order a delete of uploads takes them in (see the uploads
+ * repository); a tag's upload_count changes only while its row is locked.
  */
 import { identityKey } from '@upshot/contract';
-import { foreignKeyViolation, forUpdate, uniqueViolation, type Db } from '../../db/database.ts';
+import { forUpdate, uniqueViolation, type Db, type Executor } from '../../db/database.ts';
+import type { NewTagRow, TagRow } from '../../db/schema.ts';
 import { tagSearchText } from '../../db/search.ts';
-import type { TagRow } from '../../db/schema.ts';
 
 export type TagsRepository = ReturnType<typeof createTagsRepository>;
-export type TagWithCount = TagRow & { upload_count: number };
+
+/** Locks the user's tag row; false when it is not there (any more). */
+async function lockTag(trx: Executor, id: string, userId: string): Promise<boolean> {
+  const row = await forUpdate(
+    trx,
+    trx.selectFrom('tags').select('id').where('id', '=', id).where('user_id', '=', userId),
+  ).executeTakeFirst();
+  return row !== undefined;
+}
+
+const addToCount = (trx: Executor, id: string, n: number) =>
+  trx
+    .updateTable('tags')
+    .set((eb) => ({ upload_count: eb('upload_count', '+', n) }))
+    .where('id', '=', id)
+    .execute();
 
 export function createTagsRepository(db: Db) {
-  const uploadCount = (tagId: string) =>
-    db
-      .selectFrom('upload_tags')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('tag_id', '=', tagId)
-      .executeTakeFirstOrThrow()
-      .then((r) => Number(r.n));
-
   return {
-    /** The user's tags by name, each with the number of its uploads. */
-    async list(userId: string): Promise<TagWithCount[]> {
-      const rows = await db
-        .selectFrom('tags')
-        .selectAll('tags')
-        .select((eb) =>
-          eb
-            .selectFrom('upload_tags')
-            .select(eb.fn.countAll<number>().as('n'))
-            .whereRef('upload_tags.tag_id', '=', 'tags.id')
-            .as('upload_count'),
-        )
-        .where('user_id', '=', userId)
-        .orderBy('name_key')
-        .orderBy('id')
-        .execute();
-      return rows.map((r) => ({ ...r, upload_count: Number(r.upload_count ?? 0) }));
+    /** The user's tags (the service sorts them for people). */
+    list(userId: string): Promise<TagRow[]> {
+      return db.selectFrom('tags').selectAll().where('user_id', '=', userId).execute();
     },
 
-    async find(id: string, userId: string): Promise<TagWithCount | undefined> {
-      const row = await db
+    find(id: string, userId: string): Promise<TagRow | undefined> {
+      return db
         .selectFrom('tags')
         .selectAll()
         .where('id', '=', id)
         .where('user_id', '=', userId)
         .executeTakeFirst();
-      return row && { ...row, upload_count: await uploadCount(row.id) };
     },
 
     /** 'exists': the user has a tag of that name (case aside) already. */
-    async insert(row: TagRow): Promise<TagRow | 'exists'> {
+    async insert(row: NewTagRow): Promise<TagRow | 'exists'> {
       try {
         return await db.insertInto('tags').values(row).returningAll().executeTakeFirstOrThrow();
       } catch (err) {
@@ -75,7 +72,7 @@ export function createTagsRepository(db: Db) {
       }
     },
 
-    /** Deletes the tag; it leaves every upload with it (the rows cascade). */
+    /** Deletes the tag; it leaves every upload with it (the rows cascade, after the tag's lock). */
     async delete(id: string, userId: string): Promise<boolean> {
       const res = await db
         .deleteFrom('tags')
@@ -85,72 +82,83 @@ export function createTagsRepository(db: Db) {
       return Number(res.numDeletedRows) === 1;
     },
 
-    /** Of these upload ids, the user's own. */
-    async ownedUploadIds(ids: string[], userId: string): Promise<string[]> {
-      if (ids.length === 0) return [];
-      const rows = await db
-        .selectFrom('uploads')
-        .select('id')
-        .where('id', 'in', ids)
-        .where('user_id', '=', userId)
-        .execute();
-      return rows.map((r) => r.id);
-    },
-
     /**
-     * Puts the tag on those of the uploads among ids that are the user's and lack it, in one
-     * transaction that locks those uploads (in id order, as a delete does), so the search text
-     * copied from each cannot be overtaken by a change of its vanity URL. Answers how many of
-     * the ids are the user's and how many got the tag now; null when the tag was deleted
-     * meanwhile.
+     * Puts the user's tag on those of the uploads among ids that are the user's and lack it,
+     * copying each one's type group and search text (its row is locked, so a change of its
+     * vanity URL cannot overtake the copy). Answers how many of the ids are the user's uploads
+     * and how many got the tag now; null when the tag is gone.
      */
     async attach(
       tagId: string,
       userId: string,
       ids: string[],
     ): Promise<{ owned: number; added: number } | null> {
-      if (ids.length === 0) return { owned: 0, added: 0 };
-      try {
-        return await db.transaction().execute(async (trx) => {
-          const uploads = await forUpdate(
-            trx,
-            trx
-              .selectFrom('uploads')
-              .select(['id', 'file_type', 'original_filename', 'vanity_url'])
-              .where('id', 'in', ids)
-              .where('user_id', '=', userId)
-              .orderBy('id'),
-          ).execute();
-          if (uploads.length === 0) return { owned: 0, added: 0 };
-          const res = await trx
-            .insertInto('upload_tags')
-            .values(
-              uploads.map((u) => ({
-                tag_id: tagId,
-                upload_id: u.id,
-                file_type: u.file_type,
-                body: tagSearchText(u.original_filename, u.vanity_url),
-              })),
-            )
-            .onConflict((oc) => oc.columns(['tag_id', 'upload_id']).doNothing())
-            .executeTakeFirst();
-          return { owned: uploads.length, added: Number(res.numInsertedOrUpdatedRows ?? 0) };
-        });
-      } catch (err) {
-        if (foreignKeyViolation(err)) return null;
-        throw err;
-      }
+      return db.transaction().execute(async (trx) => {
+        const uploads =
+          ids.length === 0
+            ? []
+            : await forUpdate(
+                trx,
+                trx
+                  .selectFrom('uploads')
+                  .select(['id', 'file_type', 'original_filename', 'vanity_url'])
+                  .where('id', 'in', ids)
+                  .where('user_id', '=', userId)
+                  .orderBy('id'),
+              ).execute();
+        if (!(await lockTag(trx, tagId, userId))) return null;
+        if (uploads.length === 0) return { owned: 0, added: 0 };
+        const res = await trx
+          .insertInto('upload_tags')
+          .values(
+            uploads.map((u) => ({
+              tag_id: tagId,
+              upload_id: u.id,
+              file_type: u.file_type,
+              body: tagSearchText(u.original_filename, u.vanity_url),
+            })),
+          )
+          .onConflict((oc) => oc.columns(['tag_id', 'upload_id']).doNothing())
+          .executeTakeFirst();
+        const added = Number(res.numInsertedOrUpdatedRows ?? 0);
+        if (added > 0) await addToCount(trx, tagId, added);
+        return { owned: uploads.length, added };
+      });
     },
 
-    /** Takes the tag off these uploads; returns how many had it. */
-    async detach(tagId: string, uploadIds: string[]): Promise<number> {
-      if (uploadIds.length === 0) return 0;
-      const res = await db
-        .deleteFrom('upload_tags')
-        .where('tag_id', '=', tagId)
-        .where('upload_id', 'in', uploadIds)
+    /**
+     * Takes the user's tag off those of the uploads among ids that are the user's; answers how
+     * many had it, or null when the tag is gone.
+     */
+    async detach(tagId: string, userId: string, ids: string[]): Promise<number | null> {
+      return db.transaction().execute(async (trx) => {
+        if (!(await lockTag(trx, tagId, userId))) return null;
+        const res = await trx
+          .deleteFrom('upload_tags')
+          .where('tag_id', '=', tagId)
+          .where('upload_id', 'in', (eb) =>
+            eb
+              .selectFrom('uploads')
+              .select('id')
+              .where('id', 'in', ids)
+              .where('user_id', '=', userId),
+          )
+          .executeTakeFirst();
+        const removed = Number(res.numDeletedRows);
+        if (removed > 0) await addToCount(trx, tagId, -removed);
+        return removed;
+      });
+    },
+
+    /** Whether the upload is the user's. */
+    async ownsUpload(uploadId: string, userId: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('uploads')
+        .select('id')
+        .where('id', '=', uploadId)
+        .where('user_id', '=', userId)
         .executeTakeFirst();
-      return Number(res.numDeletedRows);
+      return row !== undefined;
     },
   };
 }

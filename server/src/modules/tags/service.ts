@@ -1,38 +1,49 @@
 /** The rules of tags: one user's names, unique regardless of case, on that user's uploads only. */
 import crypto from 'node:crypto';
 import { identityKey } from '@upshot/contract';
+import type { TagRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { compareNames } from '../../lib/names.ts';
 import type { Viewer } from '../users/index.ts';
-import type { TagsRepository, TagWithCount } from './repository.ts';
+import type { TagsRepository } from './repository.ts';
 
 export type TagsService = ReturnType<typeof createTagsService>;
 
 const exists = (name: string) => new ConflictError(`Tag "${name}" already exists`);
+const notFound = () => new NotFoundError('Tag not found');
 
 export function createTagsService(deps: { tags: TagsRepository; clock: Clock }) {
   const { tags, clock } = deps;
 
   /** The caller's tag, or a 404 (another user's tag included). */
-  async function require(viewer: Viewer, id: string): Promise<TagWithCount> {
+  async function require(viewer: Viewer, id: string): Promise<TagRow> {
     const tag = await tags.find(id, viewer.id);
-    if (!tag) throw new NotFoundError('Tag not found');
+    if (!tag) throw notFound();
     return tag;
   }
 
-  /** Tags those of the caller's uploads among ids that lack it. */
   async function attach(viewer: Viewer, tagId: string, ids: string[]) {
-    await require(viewer, tagId);
     const result = await tags.attach(tagId, viewer.id, ids);
-    if (result === null) throw new NotFoundError('Tag not found'); // deleted meanwhile
+    if (result === null) throw notFound();
     return result;
+  }
+
+  async function detach(viewer: Viewer, tagId: string, ids: string[]) {
+    const removed = await tags.detach(tagId, viewer.id, ids);
+    if (removed === null) throw notFound();
+    return removed;
   }
 
   return {
     require,
-    list: (viewer: Viewer) => tags.list(viewer.id),
 
-    async create(viewer: Viewer, name: string): Promise<TagWithCount> {
+    /** The caller's tags, by name as people sort them. */
+    async list(viewer: Viewer): Promise<TagRow[]> {
+      return (await tags.list(viewer.id)).sort((a, b) => compareNames(a.name, b.name));
+    },
+
+    async create(viewer: Viewer, name: string): Promise<TagRow> {
       const row = await tags.insert({
         id: crypto.randomUUID(),
         user_id: viewer.id,
@@ -41,18 +52,18 @@ export function createTagsService(deps: { tags: TagsRepository; clock: Clock }) 
         created_at: clock.now().toISOString(),
       });
       if (row === 'exists') throw exists(name);
-      return { ...row, upload_count: 0 };
+      return row;
     },
 
-    async rename(viewer: Viewer, id: string, name: string): Promise<TagWithCount> {
+    async rename(viewer: Viewer, id: string, name: string): Promise<TagRow> {
       const row = await tags.rename(id, viewer.id, name);
-      if (row === 'gone') throw new NotFoundError('Tag not found');
+      if (row === 'gone') throw notFound();
       if (row === 'exists') throw exists(name);
-      return require(viewer, row.id);
+      return row;
     },
 
     async delete(viewer: Viewer, id: string): Promise<void> {
-      if (!(await tags.delete(id, viewer.id))) throw new NotFoundError('Tag not found');
+      if (!(await tags.delete(id, viewer.id))) throw notFound();
     },
 
     /** Tags one upload of the caller's (a 404 for anyone else's); doing it again changes nothing. */
@@ -63,10 +74,10 @@ export function createTagsService(deps: { tags: TagsRepository; clock: Clock }) 
 
     async untagUpload(viewer: Viewer, tagId: string, uploadId: string): Promise<void> {
       await require(viewer, tagId);
-      if ((await tags.ownedUploadIds([uploadId], viewer.id)).length === 0) {
+      if (!(await tags.ownsUpload(uploadId, viewer.id))) {
         throw new NotFoundError('Upload not found');
       }
-      await tags.detach(tagId, [uploadId]);
+      await detach(viewer, tagId, [uploadId]);
     },
 
     /** Ids that are not the caller's uploads are left out of both counts. */
@@ -76,9 +87,7 @@ export function createTagsService(deps: { tags: TagsRepository; clock: Clock }) 
     },
 
     async batchRemove(viewer: Viewer, tagId: string, ids: string[]) {
-      await require(viewer, tagId);
-      // The tag is the caller's, so every upload it is on is the caller's too.
-      return { removedCount: await tags.detach(tagId, ids) };
+      return { removedCount: await detach(viewer, tagId, ids) };
     },
   };
 }

@@ -62,6 +62,22 @@ describe('POST /api/tags', () => {
     expect(await listTags(ctx, auth)).toEqual([]);
   });
 
+  it('counts characters as people do: 50 emoji are a name, 51 are not', async () => {
+    const { auth } = await signIn(ctx);
+    const fifty = '\u{1F3D6}'.repeat(50); // each one character, two UTF-16 units
+    expect((await createTag(ctx, auth, fifty)).name).toBe(fifty);
+    const res = await call(auth, 'POST', '/api/tags', { name: `${fifty}\u{1F3D6}` });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('lists names as people sort them, the same on both engines', async () => {
+    const { auth } = await signIn(ctx);
+    for (const name of ['zebra', 'tag 10', 'éclair', 'Apple', 'tag 2', 'banana']) {
+      await createTag(ctx, auth, name);
+    }
+    expect(await tagNames(auth)).toEqual(['Apple', 'banana', 'éclair', 'tag 2', 'tag 10', 'zebra']);
+  });
+
   it('keeps names unique per user regardless of case, beyond ASCII too (409)', async () => {
     const { auth } = await signIn(ctx);
     await createTag(ctx, auth, 'work');

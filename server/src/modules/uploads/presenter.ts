@@ -1,6 +1,7 @@
 import type { Tag, Upload } from '@upshot/contract';
 import type { UploadRow } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { compareNames } from '../../lib/names.ts';
 import type { Links } from './links.ts';
 
 /** Whether the upload has, or can still get, a thumbnail. */
@@ -39,7 +40,10 @@ export function createUploadPresenter(deps: {
   const many = async (rows: UploadRow[]) => {
     const tags = await deps.tagsOf(rows.map((r) => r.id));
     const now = deps.clock.now().getTime();
-    return rows.map((r) => toUploadResponse(r, tags.get(r.id) ?? [], deps.links, now));
+    return rows.map((r) => {
+      const own = (tags.get(r.id) ?? []).sort((a, b) => compareNames(a.name, b.name));
+      return toUploadResponse(r, own, deps.links, now);
+    });
   };
   return { many, one: async (row) => (await many([row]))[0]! };
 }

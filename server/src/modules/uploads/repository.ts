@@ -1,24 +1,20 @@
 /**
  * Every SQL query on uploads and their link slugs, including the bookkeeping done in the same
  * transaction: the quota and upload count on the owner's row, and the statistics' summary rows
- * (views per user, uploads per type group, uploads and bytes per day). Where a statement locks
- * existing rows it locks uploads before their owners, and owners before their summary rows,
- * each in id order (view batches, deletes), so concurrent changes cannot deadlock. The tags of
- * uploads are read here too (to filter and present uploads); the tags module writes them.
+ * (views per user, uploads per type group, uploads and bytes per day; summaries.ts). Locks, on
+ * PostgreSQL, are taken in one order, each kind in id order: uploads, then the tags they carry
+ * (tag-queries.ts), then upload_tags rows, owners, and the owners' summary rows. Tagging takes
+ * uploads, tag, upload_tags too, so concurrent changes cannot wait on each other in a cycle.
+ * The tags of uploads are read here (to filter and present uploads); the tags module writes them.
  */
 import type { Sort } from '@upshot/contract';
-import { sql, type SqlBool } from 'kysely';
-import { forUpdate, uniqueViolation, type Db, type Executor } from '../../db/database.ts';
-import {
-  likePattern,
-  MANY_MATCHES,
-  searchFold,
-  tagSearchText,
-  type UploadSearch,
-} from '../../db/search.ts';
+import { forUpdate, uniqueViolation, type Db } from '../../db/database.ts';
+import { MANY_MATCHES, tagSearchText, type UploadSearch } from '../../db/search.ts';
 import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
 import { enqueueTask } from '../../jobs/tasks-repository.ts';
 import { turnBatcher } from '../../lib/turn-batcher.ts';
+import { addToSummaries, byKey } from './summaries.ts';
+import { releaseTags, tagOwnedBy, tagRows, tagsOf, withTag } from './tag-queries.ts';
 
 export type ListFilter = {
   userId: string;
@@ -50,48 +46,6 @@ const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']
   'most-viewed': ['views', 'desc'],
 };
 
-const byKey = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Adds (or with negative numbers takes back) uploads to the owner's summary rows. */
-async function addToSummaries(
-  trx: Executor,
-  userId: string,
-  rows: Pick<UploadRow, 'file_type' | 'created_at' | 'size'>[],
-  sign: 1 | -1,
-): Promise<void> {
-  const types = new Map<string, number>();
-  const days = new Map<string, { count: number; bytes: number }>();
-  for (const r of rows) {
-    types.set(r.file_type, (types.get(r.file_type) ?? 0) + 1);
-    const day = r.created_at.slice(0, 10);
-    const d = days.get(day) ?? { count: 0, bytes: 0 };
-    days.set(day, { count: d.count + 1, bytes: d.bytes + Number(r.size) });
-  }
-  for (const [fileType, n] of [...types].sort(byKey)) {
-    await trx
-      .insertInto('user_type_counts')
-      .values({ user_id: userId, file_type: fileType, count: sign * n })
-      .onConflict((oc) =>
-        oc
-          .columns(['user_id', 'file_type'])
-          .doUpdateSet((eb) => ({ count: eb('user_type_counts.count', '+', sign * n) })),
-      )
-      .execute();
-  }
-  for (const [day, { count, bytes }] of [...days].sort(byKey)) {
-    await trx
-      .insertInto('user_daily_uploads')
-      .values({ user_id: userId, day, count: sign * count, bytes: sign * bytes })
-      .onConflict((oc) =>
-        oc.columns(['user_id', 'day']).doUpdateSet((eb) => ({
-          count: eb('user_daily_uploads.count', '+', sign * count),
-          bytes: eb('user_daily_uploads.bytes', '+', sign * bytes),
-        })),
-      )
-      .execute();
-  }
-}
-
 export function createUploadsRepository(db: Db, search: UploadSearch) {
   const countView = turnBatcher<string>(async (ids) => {
     const counts = new Map<string, number>();
@@ -118,22 +72,6 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
       }
     });
   });
-
-  /**
-   * Only uploads with the tag, of the type group and matching the term when given: all three
-   * are read from the tag's rows. `manyMatches` as for a search: walk the sort order's index
-   * and probe each upload, rather than fetch every match and sort them.
-   */
-  const tagRows = (tagId: string, fileType: string | undefined, term: string | undefined) =>
-    sql<SqlBool>`ut.tag_id = ${tagId}
-      ${fileType ? sql`and ut.file_type = ${fileType}` : sql``}
-      ${term ? sql`and ut.body like ${likePattern(searchFold(term))} escape '\\'` : sql``}`;
-  const withTag = (filter: ListFilter & { tagId: string }, manyMatches: boolean) => {
-    const rows = tagRows(filter.tagId, filter.fileType, filter.search);
-    return manyMatches
-      ? sql<SqlBool>`exists (select 1 from upload_tags ut where ut.upload_id = uploads.id and ${rows})`
-      : sql<SqlBool>`uploads.id in (select ut.upload_id from upload_tags ut where ${rows})`;
-  };
 
   return {
     /**
@@ -372,6 +310,11 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
         if (ownerId !== null) locking = locking.where('user_id', '=', ownerId);
         const locked = await forUpdate(trx, locking.orderBy('id')).execute();
         if (locked.length === 0) return [];
+        // Their tags' rows next (then the upload_tags rows cascade): the order tagging takes.
+        await releaseTags(
+          trx,
+          locked.map((r) => r.id),
+        );
         const rows = await trx
           .deleteFrom('uploads')
           .where(
@@ -405,33 +348,8 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
       });
     },
 
-    async tagOwnedBy(tagId: string, userId: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('tags')
-        .select('id')
-        .where('id', '=', tagId)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      return row !== undefined;
-    },
-
-    /** The tags on each of these uploads, by name. */
-    async tagsOf(uploadIds: string[]): Promise<Map<string, { id: string; name: string }[]>> {
-      const tags = new Map<string, { id: string; name: string }[]>();
-      if (uploadIds.length === 0) return tags;
-      const rows = await db
-        .selectFrom('upload_tags')
-        .innerJoin('tags', 'tags.id', 'upload_tags.tag_id')
-        .select(['upload_tags.upload_id', 'tags.id', 'tags.name'])
-        .where('upload_tags.upload_id', 'in', uploadIds)
-        .orderBy('tags.name_key')
-        .orderBy('tags.id')
-        .execute();
-      for (const r of rows) {
-        tags.set(r.upload_id, [...(tags.get(r.upload_id) ?? []), { id: r.id, name: r.name }]);
-      }
-      return tags;
-    },
+    tagOwnedBy: (tagId: string, userId: string) => tagOwnedBy(db, tagId, userId),
+    tagsOf: (uploadIds: string[]) => tagsOf(db, uploadIds),
 
     /** Of the given storage keys, those an upload (file or thumbnail) or a chunked session uses. */
     async referencedKeys(keys: string[]): Promise<Set<string>> {

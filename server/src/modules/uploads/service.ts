@@ -228,7 +228,7 @@ export function createUploadsService(deps: {
       query: {
         search?: string;
         type?: string;
-        /** A tag the caller owns (the tags module checks it). */
+        /** One of the caller's tags (checked here: another's is a 404). */
         tag?: string;
         sort: Sort;
         page: number;

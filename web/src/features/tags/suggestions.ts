@@ -40,6 +40,6 @@ export function tagChoices<T extends Tag>(
     suggestions: [...starting, ...containing].slice(0, Math.max(0, limit)),
     exact,
     canAddExact: exact !== undefined && !present.has(exact.id),
-    canCreate: name !== '' && name.length <= TAG_NAME_MAX && exact === undefined,
+    canCreate: name !== '' && [...name].length <= TAG_NAME_MAX && exact === undefined,
   };
 }

@@ -90,7 +90,7 @@ export function ManageTagsDialog({ open, onOpenChange, onDeleted }: ManageTagsDi
                 <Input
                   aria-label={`New name for tag ${tag.name}`}
                   value={editing.name}
-                  maxLength={TAG_NAME_MAX}
+                  maxLength={TAG_NAME_MAX * 2} // UTF-16 units; the name's limit counts characters
                   autoFocus
                   onChange={(event) => setEditing({ id: tag.id, name: event.target.value })}
                   className="h-8 flex-1"

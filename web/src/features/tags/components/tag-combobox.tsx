@@ -111,7 +111,7 @@ export function TagCombobox({ label, allTags, onUpload, busy, onAdd, onCreate }:
             aria-busy={busy || undefined}
             autoComplete="off"
             spellCheck={false}
-            maxLength={TAG_NAME_MAX}
+            maxLength={TAG_NAME_MAX * 2} // UTF-16 units; the name's limit counts characters
             placeholder="Add tag..."
             value={text}
             onChange={(event) => {
