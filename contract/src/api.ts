@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { AuthResponse, LoginRequest } from './auth.ts';
 import { ROUTES, type RouteSpec } from './routes.ts';
+import { PreferencesResponse, UpdatePreferencesRequest } from './preferences.ts';
 import { AdminStats, UserStats } from './stats.ts';
 import { ServerConfig } from './system.ts';
 import {
@@ -207,6 +208,20 @@ export const API = {
     summary: 'Untag up to 1000 uploads',
     body: BatchTagRequest,
     responses: { 200: BatchRemoveTagResponse },
+  }),
+
+  getPreferences: endpoint(ROUTES.getPreferences, {
+    tag: 'Preferences',
+    summary: "The caller's preferences (defaults until changed)",
+    responses: { 200: PreferencesResponse },
+  }),
+  updatePreferences: endpoint(ROUTES.updatePreferences, {
+    tag: 'Preferences',
+    summary: 'Change any of the preferences',
+    description:
+      '`defaultUploadPrivacy` (true: public) decides the privacy of every upload that does not say, from the web app, ShareX and the scripts alike. A value out of range or of the wrong type answers 400 naming the field, and nothing changes.',
+    body: UpdatePreferencesRequest,
+    responses: { 200: PreferencesResponse },
   }),
 
   stats: endpoint(ROUTES.stats, {

@@ -67,6 +67,10 @@ export const MAX_PAGE_SIZE = 100;
 export const MAX_SEARCH_LENGTH = 200;
 /** Ids in one batch request. */
 export const MAX_BATCH_IDS = 1000;
+/** The choices of the theme preference ('system' follows the device; the app is dark by default). */
+export const THEMES = ['system', 'light', 'dark'] as const;
+export type Theme = (typeof THEMES)[number];
+
 /** A tag's name, trimmed: 1 to this many characters. */
 export const TAG_NAME_MAX = 50;
 /** Suggestions the tag editor shows at most. */

@@ -4,6 +4,7 @@ export * from './api.ts';
 export * from './auth.ts';
 export * from './constants.ts';
 export * from './errors.ts';
+export * from './preferences.ts';
 export * from './stats.ts';
 export * from './system.ts';
 export * from './tags.ts';

@@ -49,6 +49,10 @@ export const ROUTES = {
   batchAddTag: { method: 'POST', path: '/api/uploads/batch/add-tag', access: 'user' },
   batchRemoveTag: { method: 'POST', path: '/api/uploads/batch/remove-tag', access: 'user' },
 
+  // preferences
+  getPreferences: { method: 'GET', path: '/api/preferences', access: 'user' },
+  updatePreferences: { method: 'PATCH', path: '/api/preferences', access: 'user' },
+
   // statistics
   stats: { method: 'GET', path: '/api/stats', access: 'user' },
   adminStats: { method: 'GET', path: '/api/stats/admin', access: 'admin' },

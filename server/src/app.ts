@@ -12,6 +12,7 @@ import { deriveKeys } from './lib/crypto.ts';
 import { createFileHasher } from './lib/file-hasher.ts';
 import { createAuthModule } from './modules/auth/index.ts';
 import { createChunkedUploadsModule } from './modules/chunked-uploads/index.ts';
+import { createPreferencesModule } from './modules/preferences/index.ts';
 import { createServingModule } from './modules/serving/index.ts';
 import { createStatsModule } from './modules/stats/index.ts';
 import { createSystemModule } from './modules/system/index.ts';
@@ -74,6 +75,7 @@ export async function buildApp(deps: AppDeps) {
     defaultQuotaBytes: config.defaultQuotaBytes,
   });
   const auth = createAuthModule({ db, users: users.service, clock, sleep: deps.sleep });
+  const preferences = createPreferencesModule({ db });
   const uploads = createUploadsModule({
     db,
     search: uploadSearch(dialectOf(db)),
@@ -83,6 +85,7 @@ export async function buildApp(deps: AppDeps) {
     fileHasher,
     ffmpeg: config.ffmpegPath && ffmpegAvailable(config.ffmpegPath) ? config.ffmpegPath : null,
     kickTasks: background.kick,
+    defaultPublic: preferences.service.defaultPublic,
     log,
   });
   const chunkedUploads = createChunkedUploadsModule({
@@ -91,6 +94,7 @@ export async function buildApp(deps: AppDeps) {
     storage,
     clock,
     present: uploads.present,
+    defaultPublic: preferences.service.defaultPublic,
     maxUploadBytes: config.maxUploadBytes,
     chunkSize,
     log,
@@ -113,7 +117,17 @@ export async function buildApp(deps: AppDeps) {
     },
     openapi: () => app.swagger() as unknown as Record<string, unknown>,
   });
-  const modules = { system, auth, users, uploads, chunkedUploads, tags, stats, serving };
+  const modules = {
+    system,
+    auth,
+    users,
+    preferences,
+    uploads,
+    chunkedUploads,
+    tags,
+    stats,
+    serving,
+  };
   const all = Object.values(modules);
 
   registerRequestContext(app);

@@ -11,6 +11,7 @@ import { m0003SearchOwner } from './migrations/0003-search-owner.ts';
 import { m0004Hardening } from './migrations/0004-hardening.ts';
 import { m0005CleanNames } from './migrations/0005-clean-names.ts';
 import { m0006TagsStats } from './migrations/0006-tags-stats.ts';
+import { m0007Preferences } from './migrations/0007-preferences.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
@@ -19,6 +20,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004-hardening': m0004Hardening,
   '0005-clean-names': m0005CleanNames,
   '0006-tags-stats': m0006TagsStats,
+  '0007-preferences': m0007Preferences,
 };
 
 function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {

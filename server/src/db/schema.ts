@@ -173,6 +173,15 @@ export interface UserDailyUploadsTable {
   bytes: number;
 }
 
+/** Preferences a user changed (a user without a row has the defaults). */
+export interface UserPreferencesTable {
+  user_id: string;
+  default_upload_public: Bool;
+  email_notifications: Bool;
+  theme: 'system' | 'light' | 'dark';
+  uploads_per_page: number;
+}
+
 export interface Database {
   users: UsersTable;
   uploads: UploadsTable;
@@ -181,6 +190,7 @@ export interface Database {
   upload_tags: UploadTagsTable;
   user_type_counts: UserTypeCountsTable;
   user_daily_uploads: UserDailyUploadsTable;
+  user_preferences: UserPreferencesTable;
   tasks: TasksTable;
   chunked_uploads: ChunkedUploadsTable;
   chunked_upload_parts: ChunkedUploadPartsTable;
@@ -200,3 +210,4 @@ export type ChunkedUploadPartRow = Selectable<ChunkedUploadPartsTable>;
 export type TaskRow = Selectable<TasksTable>;
 export type TagRow = Selectable<TagsTable>;
 export type NewTagRow = Insertable<TagsTable>;
+export type PreferencesRow = Selectable<UserPreferencesTable>;

@@ -118,6 +118,7 @@ function samples(): Partial<Record<EndpointName, Input>> {
     batchDeleteUploads: { body: { uploadIds: [upload.id] } },
     createTag: { body: { name: 'blue' } },
     renameTag: { params: { tagId }, body: { name: 'crimson' } },
+    updatePreferences: { body: { theme: 'dark', uploadsPerPage: 30 } },
     deleteTag: { params: { tagId } },
     tagUploads: {
       params: { tagId },

@@ -23,6 +23,7 @@ export function createChunkedUploadsModule(deps: {
   storage: Storage;
   clock: Clock;
   present: UploadPresenter;
+  defaultPublic: (userId: string) => Promise<boolean>;
   maxUploadBytes: number;
   chunkSize: number;
   log: Logger;
@@ -39,7 +40,11 @@ export function createChunkedUploadsModule(deps: {
   });
   return {
     name: 'chunked-uploads',
-    routes: chunkedUploadsRoutes({ chunked: service, present: deps.present }),
+    routes: chunkedUploadsRoutes({
+      chunked: service,
+      present: deps.present,
+      defaultPublic: deps.defaultPublic,
+    }),
     jobs: [
       {
         name: 'chunked-upload-expiry',

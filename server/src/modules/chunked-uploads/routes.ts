@@ -11,12 +11,15 @@ const ChunkFields = ChunkForm.pick({ uploadId: true, chunkIndex: true });
 export function chunkedUploadsRoutes(deps: {
   chunked: ChunkedUploadsService;
   present: UploadPresenter;
+  /** Whether the user's uploads that do not say are public (their preference). */
+  defaultPublic: (userId: string) => Promise<boolean>;
 }) {
   const { chunked, present } = deps;
 
   return [
     route(API.chunkedInit, async ({ auth, body }) => {
-      const session = await chunked.init(auth.user, { ...body, isPublic: body.isPublic ?? true });
+      const isPublic = body.isPublic ?? (await deps.defaultPublic(auth.user.id));
+      const session = await chunked.init(auth.user, { ...body, isPublic });
       return toChunkInitResponse(session);
     }),
 

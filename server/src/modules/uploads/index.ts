@@ -28,6 +28,8 @@ export function createUploadsModule(deps: {
   fileHasher: FileHasher;
   ffmpeg: string | null;
   kickTasks: () => void;
+  /** Whether the user's uploads that do not say are public (their preference). */
+  defaultPublic: (userId: string) => Promise<boolean>;
   log: Logger;
 }): Module & {
   service: UploadsService;
@@ -56,7 +58,7 @@ export function createUploadsModule(deps: {
   const present = createUploadPresenter({ tagsOf: repository.tagsOf, links: deps.links, clock });
   return {
     name: 'uploads',
-    routes: uploadsRoutes({ uploads: service, present }),
+    routes: uploadsRoutes({ uploads: service, present, defaultPublic: deps.defaultPublic }),
     jobs: [{ name: 'orphaned-bytes', intervalMs: 6 * 60 * 60 * 1000, run: () => orphans.sweep() }],
     tasks: service.tasks,
     service,

@@ -10,8 +10,13 @@ import { simpleLimitMessage, type UploadsService } from './service.ts';
 const MULTIPART_ENVELOPE_BYTES = 64 * 1024;
 const FormFields = UploadFileForm.pick({ isPublic: true });
 
-export function uploadsRoutes(deps: { uploads: UploadsService; present: UploadPresenter }) {
-  const { uploads, present } = deps;
+export function uploadsRoutes(deps: {
+  uploads: UploadsService;
+  present: UploadPresenter;
+  /** Whether the user's uploads that do not say are public (their preference). */
+  defaultPublic: (userId: string) => Promise<boolean>;
+}) {
+  const { uploads, present, defaultPublic } = deps;
 
   return [
     route(API.uploadFile, async ({ request, reply, auth }) => {
@@ -30,7 +35,7 @@ export function uploadsRoutes(deps: { uploads: UploadsService; present: UploadPr
         mimeType: part.mimeType,
         body: part.stream,
         bodyEnd: part.finished,
-        isPublic: fields.isPublic ?? true,
+        isPublic: fields.isPublic ?? (await defaultPublic(auth.user.id)),
         // The whole request's length bounds the file's: enough to know a file will be large.
         requestBytes: declared || undefined,
       });
