@@ -11,14 +11,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { fileTypeOf } from '@upshot/contract';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/database.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
 import { tagSearchText } from '../server/src/db/search.ts';
-import { fmt, percentile } from './support/common.ts';
+import { fmt, onEachEngine, percentile } from './support/common.ts';
 
 const UPLOADS = Number(process.env.BENCH_UPLOADS ?? 100_000);
 const TAGGED = UPLOADS / 10;
@@ -218,23 +217,4 @@ async function runEngine(label: string, databaseUrl: string | undefined) {
   }
 }
 
-if (!process.env.BENCH_PG_ONLY) await runEngine('SQLite', undefined);
-
-const pgAdmin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (pgAdmin) {
-  const name = `upshot_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgAdmin });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(pgAdmin);
-  url.pathname = `/${name}`;
-  try {
-    await runEngine('PostgreSQL', url.toString());
-  } finally {
-    if (process.env.BENCH_KEEP) console.log(`kept database ${name}`);
-    else await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
-} else {
-  console.log('\n(PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
-}
+await onEachEngine(runEngine);

@@ -11,13 +11,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql, type Kysely } from 'kysely';
-import pg from 'pg';
 import { buildApp } from '../server/src/app.ts';
 import { loadConfig } from '../server/src/config.ts';
 import { openDatabase } from '../server/src/db/database.ts';
 import { migrateToLatest } from '../server/src/db/migrate.ts';
 import type { Database } from '../server/src/db/schema.ts';
-import { fmt, percentile } from './support/common.ts';
+import { fmt, onEachEngine, percentile } from './support/common.ts';
 
 const TOTAL = Number(process.env.BENCH_STATS_UPLOADS ?? 1_000_000);
 const USERS = Number(process.env.BENCH_STATS_USERS ?? 1000);
@@ -168,22 +167,4 @@ async function runEngine(label: string, databaseUrl: string | undefined) {
   }
 }
 
-await runEngine('SQLite', undefined);
-
-const pgAdmin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-if (pgAdmin) {
-  const name = `upshot_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: pgAdmin });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(pgAdmin);
-  url.pathname = `/${name}`;
-  try {
-    await runEngine('PostgreSQL', url.toString());
-  } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
-} else {
-  console.log('\n(PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
-}
+await onEachEngine(runEngine);

@@ -1,7 +1,9 @@
 /** Shared pieces of the benchmarks: the real server, sign-in, RSS sampling, timing. */
 import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import pg from 'pg';
 
 export { startServer } from '../../e2e/support/server.ts';
 
@@ -80,4 +82,32 @@ export function makeRandomFile(file: string, bytes: number): void {
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+/**
+ * Runs a benchmark on SQLite, then on a throwaway PostgreSQL database when BENCH_DATABASE_URL
+ * or TEST_DATABASE_URL is set. BENCH_PG_ONLY skips SQLite; BENCH_KEEP keeps the database.
+ */
+export async function onEachEngine(
+  run: (label: string, databaseUrl: string | undefined) => Promise<void>,
+): Promise<void> {
+  if (!process.env.BENCH_PG_ONLY) await run('SQLite', undefined);
+  const pgAdmin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  if (!pgAdmin) {
+    console.log('\n(PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
+    return;
+  }
+  const name = `upshot_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: pgAdmin });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(pgAdmin);
+  url.pathname = `/${name}`;
+  try {
+    await run('PostgreSQL', url.toString());
+  } finally {
+    if (process.env.BENCH_KEEP) console.log(`kept database ${name}`);
+    else await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
 }

@@ -175,12 +175,6 @@ export function uniqueViolation(err: unknown): string | null {
   return null;
 }
 
-/** Whether err is a foreign-key violation (a row referred to was deleted meanwhile). */
-export function foreignKeyViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
-}
-
 /**
  * Kysely prepares every query anew; on hot paths (serving a link) preparing costs more than
  * running. Statements are reusable; texts that vary (an in-list of n ids, n rows inserted) are

@@ -2,12 +2,12 @@ import type { Upload } from '@upshot/contract';
 import { CloudUpload } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
+import { ConfirmDeleteDialog } from '../components/confirm-delete-dialog.tsx';
 import { PageHeader } from '../components/page-header.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { Checkbox } from '../components/ui/checkbox.tsx';
 import { Label } from '../components/ui/label.tsx';
 import {
-  ConfirmDeleteDialog,
   FilterBar,
   Pagination,
   SelectionBar,

@@ -1,6 +1,5 @@
 // The uploads feature's public surface; other modules import from here, never from its internals.
 export { uploadKeys, useUploadsQuery, type UploadListParams } from './api.ts';
-export { ConfirmDeleteDialog } from './components/confirm-delete-dialog.tsx';
 export { FilterBar } from './components/filter-bar.tsx';
 export { Pagination } from './components/pagination.tsx';
 export { SelectionBar } from './components/selection-bar.tsx';

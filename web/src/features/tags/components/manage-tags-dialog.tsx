@@ -3,16 +3,7 @@ import type { TagSummary } from '@upshot/contract';
 import { TAG_NAME_MAX } from '@upshot/contract/constants';
 import { Check, Pencil, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../../components/ui/alert-dialog.tsx';
+import { ConfirmDeleteDialog } from '../../../components/confirm-delete-dialog.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -184,25 +175,13 @@ export function ManageTagsDialog({ open, onOpenChange, onDeleted }: ManageTagsDi
         </DialogContent>
       </Dialog>
 
-      <AlertDialog
+      <ConfirmDeleteDialog
         open={toDelete.open}
         onOpenChange={(next) => setToDelete((current) => ({ ...current, open: next }))}
-      >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Delete tag</AlertDialogTitle>
-            <AlertDialogDescription className="break-words">
-              {`Delete tag "${toDelete.tag?.name ?? ''}"? It will be removed from ${toDelete.tag?.uploadCount ?? 0} upload(s).`}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction variant="destructive" onClick={() => void confirmDelete()}>
-              Delete
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        title="Delete tag"
+        description={`Delete tag "${toDelete.tag?.name ?? ''}"? It will be removed from ${toDelete.tag?.uploadCount ?? 0} upload(s).`}
+        onConfirm={() => void confirmDelete()}
+      />
     </>
   );
 }

@@ -7,13 +7,13 @@ import {
   AlertDialogFooter,
   AlertDialogHeader,
   AlertDialogTitle,
-} from '../../../components/ui/alert-dialog.tsx';
+} from './ui/alert-dialog.tsx';
 
 type ConfirmDeleteDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
-  /** The brief's question, e.g. 'Delete "{filename}"? This cannot be undone.' */
+  /** The question, e.g. the brief's 'Delete "{filename}"? This cannot be undone.' */
   description: string;
   onConfirm: () => void;
 };
