@@ -1,5 +1,5 @@
 // Bundles the server (and the shared contract) into server/dist/main.js (and the hash worker
-// beside it) for plain `node`:
+// and the uploader script templates beside it) for plain `node`:
 // no TypeScript loader at run time, which keeps the process smaller. npm packages stay external.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -35,5 +35,13 @@ export async function ensureServerBuilt() {
     external,
     logLevel: 'warning',
   });
+  // The uploader script templates, read at run time from beside the module that fills them.
+  fs.cpSync(
+    path.join(root, 'server/src/modules/uploaders/templates'),
+    path.join(outdir, 'templates'),
+    {
+      recursive: true,
+    },
+  );
   return out;
 }

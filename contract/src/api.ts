@@ -33,6 +33,9 @@ import {
   ChunkQuery,
   ChunkInitResponse,
   ChunkStatusResponse,
+  DeletionForm,
+  DeletionParams,
+  DeletionQuery,
   IdParams,
   ListUploadsQuery,
   ListUploadsResponse,
@@ -42,7 +45,13 @@ import {
   UploadIdParams,
   UploadResponse,
 } from './uploads.ts';
-import { User } from './users.ts';
+import {
+  ApiTokenResponse,
+  ChangePasswordRequest,
+  User,
+  UserIdParams,
+  UserWithToken,
+} from './users.ts';
 
 export type SuccessStatus = 200 | 201 | 204 | 206;
 
@@ -102,6 +111,62 @@ export const API = {
     tag: 'Auth',
     summary: 'The signed-in user',
     responses: { 200: User },
+  }),
+
+  getUser: endpoint(ROUTES.getUser, {
+    tag: 'Users',
+    summary: 'A user with their API token (themself or an administrator)',
+    params: UserIdParams,
+    responses: { 200: UserWithToken },
+  }),
+  changePassword: endpoint(ROUTES.changePassword, {
+    tag: 'Users',
+    summary: 'Change your own password',
+    description:
+      'A wrong current password answers 400. Success signs out every other session of the user and clears a must-change flag; the session that made the change stays signed in.',
+    params: UserIdParams,
+    body: ChangePasswordRequest,
+    responses: { 204: null },
+  }),
+  regenerateApiToken: endpoint(ROUTES.regenerateApiToken, {
+    tag: 'Users',
+    summary: 'Replace the personal API token (themself or an administrator)',
+    description:
+      'The old token stops working at once, and so do uploader configs and scripts made with it.',
+    params: UserIdParams,
+    responses: { 200: ApiTokenResponse },
+  }),
+
+  sharexConfig: endpoint(ROUTES.sharexConfig, {
+    tag: 'Desktop uploaders',
+    summary: 'Your ShareX custom uploader (.sxcu)',
+    description:
+      'A download (`Content-Disposition: attachment`) holding your API token. ShareX sends files up to 100 MiB; larger files go through the web app or a script.',
+    responses: { 200: null },
+    produces: ['application/json'],
+  }),
+  userSharexConfig: endpoint(ROUTES.userSharexConfig, {
+    tag: 'Desktop uploaders',
+    summary: "A user's ShareX custom uploader (themself or an administrator)",
+    params: UserIdParams,
+    responses: { 200: null },
+    produces: ['application/json'],
+  }),
+  userBashScript: endpoint(ROUTES.userBashScript, {
+    tag: 'Desktop uploaders',
+    summary: "A user's upload script for Linux and macOS (bash and curl)",
+    description:
+      'Uploads each file given, prints its link and copies it to the clipboard; files over 100 MiB go in 50 MiB chunks, and running it again on an interrupted file resumes it.',
+    params: UserIdParams,
+    responses: { 200: null },
+    produces: ['text/x-shellscript'],
+  }),
+  userPowershellScript: endpoint(ROUTES.userPowershellScript, {
+    tag: 'Desktop uploaders',
+    summary: "A user's upload script for Windows PowerShell 5.1 and PowerShell 7",
+    params: UserIdParams,
+    responses: { 200: null },
+    produces: ['text/plain'],
   }),
 
   uploadFile: endpoint(ROUTES.uploadFile, {
@@ -269,6 +334,27 @@ export const API = {
     summary: 'Abandon a chunked upload and its bytes',
     params: UploadIdParams,
     responses: { 204: null },
+  }),
+
+  deletionPage: endpoint(ROUTES.deletionPage, {
+    tag: 'Links',
+    summary: "A deletion link's confirmation page",
+    description:
+      'An HTML page naming the file, with a button that posts the deletion. Opening the link never deletes anything.',
+    params: DeletionParams,
+    query: DeletionQuery,
+    responses: { 200: null },
+    produces: ['text/html'],
+  }),
+  deleteByLink: endpoint(ROUTES.deleteByLink, {
+    tag: 'Links',
+    summary: 'Delete the upload a deletion link names',
+    description:
+      'The signature (form field or JSON) opens this one upload only. A forged signature, another upload\'s, or an upload already deleted answers 404.',
+    params: DeletionParams,
+    body: DeletionForm,
+    responses: { 200: null },
+    produces: ['text/html'],
   }),
 
   thumbnail: endpoint(ROUTES.thumbnail, {

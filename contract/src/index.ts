@@ -3,6 +3,7 @@
 export * from './api.ts';
 export * from './auth.ts';
 export * from './constants.ts';
+export * from './desktop.ts';
 export * from './errors.ts';
 export * from './preferences.ts';
 export * from './stats.ts';

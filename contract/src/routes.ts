@@ -25,6 +25,21 @@ export const ROUTES = {
   logout: { method: 'POST', path: '/api/auth/logout', access: 'user' },
   me: { method: 'GET', path: '/api/auth/me', access: 'user' },
 
+  // users
+  getUser: { method: 'GET', path: '/api/users/:id', access: 'user' },
+  changePassword: { method: 'POST', path: '/api/users/:id/change-password', access: 'user' },
+  regenerateApiToken: { method: 'POST', path: '/api/users/:id/api-token', access: 'user' },
+
+  // desktop uploaders
+  sharexConfig: { method: 'GET', path: '/api/upload/sharex-config', access: 'user' },
+  userSharexConfig: { method: 'GET', path: '/api/users/:id/sharex-config', access: 'user' },
+  userBashScript: { method: 'GET', path: '/api/users/:id/bash-script', access: 'user' },
+  userPowershellScript: {
+    method: 'GET',
+    path: '/api/users/:id/powershell-script',
+    access: 'user',
+  },
+
   // uploads
   uploadFile: { method: 'POST', path: '/api/upload', access: 'user' },
   listUploads: { method: 'GET', path: '/api/uploads', access: 'user' },
@@ -63,6 +78,10 @@ export const ROUTES = {
   chunkedComplete: { method: 'POST', path: '/api/chunked-upload/complete', access: 'user' },
   chunkedStatus: { method: 'GET', path: '/api/chunked-upload/:uploadId', access: 'user' },
   chunkedAbort: { method: 'DELETE', path: '/api/chunked-upload/:uploadId', access: 'user' },
+
+  // deletion links (no sign-in: the signature is the credential)
+  deletionPage: { method: 'GET', path: '/d/:id', access: 'public' },
+  deleteByLink: { method: 'POST', path: '/d/:id', access: 'public' },
 
   // the links (GET answers HEAD too)
   thumbnail: { method: 'GET', path: '/thumb/:code', access: 'public' },

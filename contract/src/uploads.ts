@@ -41,7 +41,16 @@ export type Upload = z.infer<typeof Upload>;
 export const IdParams = z.object({ id: Id });
 
 export const UploadResponse = z
-  .object({ url: z.string(), message: z.string(), upload: Upload })
+  .object({
+    url: z.string(),
+    message: z.string(),
+    upload: Upload,
+    /**
+     * A signed link that deletes this upload without signing in (for ShareX's history and the
+     * scripts): opening it shows a confirmation page, and only its POST deletes.
+     */
+    deletionUrl: z.string(),
+  })
   .meta({ id: 'UploadResponse' });
 export type UploadResponse = z.infer<typeof UploadResponse>;
 
@@ -103,6 +112,11 @@ export const AccessUrlResponse = z.object({
   expiresAt: z.string(),
 });
 export type AccessUrlResponse = z.infer<typeof AccessUrlResponse>;
+
+/** A deletion link: the upload's id in the path, its signature in the query or the form. */
+export const DeletionParams = z.object({ id: Id });
+export const DeletionQuery = z.object({ signature: text(200).optional() });
+export const DeletionForm = z.object({ signature: text(200) });
 
 // --- Chunked uploads -------------------------------------------------------------------------
 

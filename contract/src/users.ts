@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ROLES } from './constants.ts';
-import { text } from './text.ts';
+import { MIN_PASSWORD_LENGTH, ROLES } from './constants.ts';
+import { Id, text } from './text.ts';
 
 export const RoleSchema = z.enum(ROLES);
 
@@ -26,3 +26,25 @@ export const User = z
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof User>;
+
+/** A user read by themself or an admin: with the personal API token (for Settings). */
+export const UserWithToken = User.extend({ apiToken: z.string() }).meta({ id: 'UserWithToken' });
+export type UserWithToken = z.infer<typeof UserWithToken>;
+
+export const UserIdParams = z.object({ id: Id });
+
+export const ChangePasswordRequest = z
+  .object({
+    currentPassword: z.string().min(1, { message: 'Current password is required' }).max(1024),
+    newPassword: z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, {
+        message: `Password must be at least ${MIN_PASSWORD_LENGTH} characters`,
+      })
+      .max(1024),
+  })
+  .strict();
+export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
+
+export const ApiTokenResponse = z.object({ apiToken: z.string() });
+export type ApiTokenResponse = z.infer<typeof ApiTokenResponse>;

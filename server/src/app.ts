@@ -18,9 +18,11 @@ import { createStatsModule } from './modules/stats/index.ts';
 import { createSystemModule } from './modules/system/index.ts';
 import { createTagsModule } from './modules/tags/index.ts';
 import { createLinks, createUploadsModule, ffmpegAvailable } from './modules/uploads/index.ts';
+import { createUploadersModule } from './modules/uploaders/index.ts';
 import { createUsersModule } from './modules/users/index.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler, sendError } from './plugins/errors.ts';
+import { registerFormBody } from './plugins/form-body.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRequestContext } from './plugins/request-context.ts';
@@ -106,6 +108,7 @@ export async function buildApp(deps: AppDeps) {
     present: uploads.present,
   });
   const stats = createStatsModule({ db, clock, links });
+  const uploaders = createUploadersModule({ users: users.service, publicUrl: config.publicUrl });
   const serving = createServingModule({ uploads: uploads.service, storage, log });
   const system = createSystemModule({
     config: {
@@ -126,6 +129,7 @@ export async function buildApp(deps: AppDeps) {
     chunkedUploads,
     tags,
     stats,
+    uploaders,
     serving,
   };
   const all = Object.values(modules);
@@ -136,6 +140,7 @@ export async function buildApp(deps: AppDeps) {
   registerSecurityHeaders(app, security);
   registerAuth(app, auth.service);
   registerMultipart(app);
+  registerFormBody(app);
   await registerOpenApi(app, { publicUrl: config.publicUrl, version: config.version });
   registerRouteTable(
     app,

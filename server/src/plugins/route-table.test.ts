@@ -48,6 +48,7 @@ let ctx: TestContext;
 let routes: RecordedRoute[];
 let dist: WebDist;
 let owner: Awaited<ReturnType<typeof signIn>>;
+let deletionSignature: string;
 let upload: z.infer<typeof Upload>;
 let sessionId: string;
 let tagId: string;
@@ -77,7 +78,9 @@ beforeAll(async () => {
     payload: body.payload,
   });
   expect(res.statusCode).toBe(201);
-  upload = res.json<z.infer<typeof UploadResponse>>().upload;
+  const uploaded = res.json<z.infer<typeof UploadResponse>>();
+  upload = uploaded.upload;
+  deletionSignature = new URL(uploaded.deletionUrl).searchParams.get('signature')!;
   const init = await send({
     method: 'POST',
     url: '/api/chunked-upload/init',
@@ -146,6 +149,17 @@ function samples(): Partial<Record<EndpointName, Input>> {
     chunkedAbort: { params: { uploadId: sessionId } },
     thumbnail: { params: { code: upload.shortCode } },
     file: { params: { slug: upload.shortCode } },
+    getUser: { params: { id: owner.user.id } },
+    changePassword: {
+      params: { id: owner.user.id },
+      body: { currentPassword: 'not the password', newPassword: 'a new password' },
+    },
+    regenerateApiToken: { params: { id: owner.user.id } },
+    userSharexConfig: { params: { id: owner.user.id } },
+    userBashScript: { params: { id: owner.user.id } },
+    userPowershellScript: { params: { id: owner.user.id } },
+    deletionPage: { params: id, query: { signature: deletionSignature } },
+    deleteByLink: { params: id, body: { signature: deletionSignature } },
   };
 }
 

@@ -94,7 +94,8 @@ export function registerRouteTable(app: FastifyInstance, routes: readonly RouteD
       exposeHeadRoute: !raw,
       url: endpoint.path,
       schema: routeSchema(endpoint),
-      config: { endpoint, ownSecurityHeaders: raw },
+      // A page of the app's own (HTML) takes the app's headers; files set their own.
+      config: { endpoint, ownSecurityHeaders: raw && !endpoint.produces?.includes('text/html') },
       onRequest: guard(endpoint.access),
       handler: async (request, reply) => {
         reply.status(status);

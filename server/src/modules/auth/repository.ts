@@ -58,6 +58,27 @@ export function createAuthRepository(db: Executor) {
       await db.deleteFrom('sessions').where('id', '=', id).execute();
     },
 
+    /**
+     * Sets a new password hash (clearing the must-change flag) and signs out every session of
+     * the user but keepSessionId, in one transaction: no old session outlives the change.
+     */
+    async replacePassword(
+      userId: string,
+      passwordHash: string,
+      keepSessionId: string | null,
+    ): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('users')
+          .set({ password_hash: passwordHash, must_change_password: 0 })
+          .where('id', '=', userId)
+          .execute();
+        let sessions = trx.deleteFrom('sessions').where('user_id', '=', userId);
+        if (keepSessionId !== null) sessions = sessions.where('id', '!=', keepSessionId);
+        await sessions.execute();
+      });
+    },
+
     async deleteExpiredSessions(now: string): Promise<number> {
       const res = await db.deleteFrom('sessions').where('expires_at', '<=', now).executeTakeFirst();
       return Number(res.numDeletedRows);

@@ -21,6 +21,11 @@ export function authRoutes(deps: { auth: AuthService; users: UsersService }) {
       return undefined;
     }),
 
+    route(API.changePassword, async ({ auth: caller, params, body }) => {
+      await auth.changePassword(caller, params.id, body);
+      return undefined;
+    }),
+
     route(API.me, async ({ auth: caller }) => toUserResponse(await users.get(caller.user.id))),
   ];
 }

@@ -1,9 +1,15 @@
 /** Sign-in with its rate limits, sessions (30-day sliding expiry) and token authentication. */
 import crypto from 'node:crypto';
 import { identityKey } from '@upshot/contract';
-import { RateLimitError, UnauthorizedError } from '../../errors.ts';
+import {
+  ForbiddenError,
+  RateLimitError,
+  UnauthorizedError,
+  ValidationError,
+} from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import type { AuthUser, UsersService } from '../users/index.ts';
 import type { AuthRepository } from './repository.ts';
 
@@ -140,6 +146,34 @@ export function createAuthService(deps: {
     async authenticateApiToken(token: string): Promise<Auth | null> {
       const user = await users.findByApiToken(token);
       return user?.isActive ? { user, sessionId: null } : null;
+    },
+
+    /**
+     * Changes the caller's own password after checking the current one (wrong guesses count
+     * against the sign-in limit of the account), then signs out every other session.
+     */
+    async changePassword(
+      caller: Auth,
+      userId: string,
+      input: { currentPassword: string; newPassword: string },
+    ): Promise<void> {
+      if (caller.user.id !== userId) {
+        throw new ForbiddenError('You can only change your own password');
+      }
+      const now = clock.now().getTime();
+      const windowStart = now - (now % LOGIN_LIMIT.windowMs);
+      const key = `password:account:${userId}`;
+      if ((await auth.rateCount(key, windowStart)) >= LOGIN_LIMIT.max) {
+        throw limited(windowStart + LOGIN_LIMIT.windowMs, now);
+      }
+      if (!(await users.checkPassword(userId, input.currentPassword))) {
+        await auth.hitRateLimit(key, windowStart);
+        throw new ValidationError('Current password is incorrect');
+      }
+      if (input.newPassword === input.currentPassword) {
+        throw new ValidationError('The new password must differ from the current one');
+      }
+      await auth.replacePassword(userId, await hashPassword(input.newPassword), caller.sessionId);
     },
 
     /** Periodic housekeeping: expired sessions and old rate-limit windows. */

@@ -58,8 +58,7 @@ export function chunkedUploadsRoutes(deps: {
     route(API.chunkedComplete, async ({ auth, body, reply }) => {
       const { row, created } = await chunked.complete(auth.user, body.uploadId);
       if (!created) reply.status(200);
-      const upload = await present.one(row);
-      return { url: upload.url, message: 'File uploaded successfully', upload };
+      return present.created(row);
     }),
   ];
 }

@@ -17,6 +17,9 @@ export function createLinks(deps: { publicUrl: string; signingKey: Buffer }) {
   const { publicUrl, signingKey } = deps;
   const signature = (kind: LinkKind, uploadId: string, expires: number) =>
     hmacHex(signingKey, `${kind}:${uploadId}:${expires}`).slice(0, 32);
+  // Its own message prefix: a deletion signature never opens the file, nor the other way round.
+  const deletionSignature = (uploadId: string) =>
+    hmacHex(signingKey, `delete:${uploadId}`).slice(0, 32);
   const signedQuery = (kind: LinkKind, uploadId: string, expires: number) =>
     `?expires=${expires}&signature=${signature(kind, uploadId, expires)}`;
   const fileUrl = (row: Pick<UploadRow, 'vanity_url' | 'short_code'>) =>
@@ -50,6 +53,22 @@ export function createLinks(deps: { publicUrl: string; signingKey: Buffer }) {
           : null,
         expiresAt: new Date(expires).toISOString(),
       };
+    },
+
+    /**
+     * The link that deletes this upload without signing in (ShareX's history, the scripts). It
+     * does not expire: it opens a confirmation page, and only its POST deletes.
+     */
+    deletionUrl(row: Pick<UploadRow, 'id'>): string {
+      return `${publicUrl}/d/${encodeURIComponent(row.id)}?signature=${deletionSignature(row.id)}`;
+    },
+
+    /** Whether a deletion link's signature is this upload's. */
+    verifyDeletion(uploadId: string, sig: unknown): boolean {
+      if (typeof sig !== 'string') return false;
+      const expected = Buffer.from(deletionSignature(uploadId));
+      const given = Buffer.from(sig);
+      return given.length === expected.length && crypto.timingSafeEqual(given, expected);
     },
 
     /** Whether a link's expires/signature pair opens this kind of resource of this upload now. */

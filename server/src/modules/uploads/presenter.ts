@@ -1,4 +1,4 @@
-import type { Tag, Upload } from '@upshot/contract';
+import type { Tag, Upload, UploadResponse } from '@upshot/contract';
 import type { UploadRow } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { compareNames } from '../../lib/names.ts';
@@ -30,6 +30,8 @@ export function toUploadResponse(row: UploadRow, tags: Tag[], links: Links, now:
 export type UploadPresenter = {
   one: (row: UploadRow) => Promise<Upload>;
   many: (rows: UploadRow[]) => Promise<Upload[]>;
+  /** The answer to an upload (simple or chunked): its link, the upload and its deletion link. */
+  created: (row: UploadRow) => Promise<UploadResponse>;
 };
 
 export function createUploadPresenter(deps: {
@@ -45,5 +47,15 @@ export function createUploadPresenter(deps: {
       return toUploadResponse(r, own, deps.links, now);
     });
   };
-  return { many, one: async (row) => (await many([row]))[0]! };
+  const one = async (row: UploadRow) => (await many([row]))[0]!;
+  const created = async (row: UploadRow): Promise<UploadResponse> => {
+    const upload = await one(row);
+    return {
+      url: upload.url,
+      message: 'File uploaded successfully',
+      upload,
+      deletionUrl: deps.links.deletionUrl(row),
+    };
+  };
+  return { many, one, created };
 }

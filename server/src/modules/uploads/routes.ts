@@ -3,12 +3,26 @@ import { PayloadTooLargeError } from '../../errors.ts';
 import { parse } from '../../lib/validate.ts';
 import { readMultipartFile } from '../../plugins/multipart.ts';
 import { route } from '../../plugins/route-table.ts';
+import type { FastifyReply } from 'fastify';
+import { confirmDeletionPage, deletedPage, invalidDeletionLinkPage } from './deletion-page.ts';
 import type { UploadPresenter } from './presenter.ts';
 import { simpleLimitMessage, type UploadsService } from './service.ts';
 
 /** Room for the multipart framing and fields around a file at the simple-upload limit. */
 const MULTIPART_ENVELOPE_BYTES = 64 * 1024;
 const FormFields = UploadFileForm.pick({ isPublic: true });
+
+/** Answers one of the deletion link's pages: never cached, never indexed. */
+function html(reply: FastifyReply, status: number, body: string) {
+  return reply
+    .status(status)
+    .headers({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-robots-tag': 'noindex',
+    })
+    .send(body);
+}
 
 export function uploadsRoutes(deps: {
   uploads: UploadsService;
@@ -39,8 +53,7 @@ export function uploadsRoutes(deps: {
         // The whole request's length bounds the file's: enough to know a file will be large.
         requestBytes: declared || undefined,
       });
-      const upload = await present.one(row);
-      return { url: upload.url, message: 'File uploaded successfully', upload };
+      return present.created(row);
     }),
 
     route(API.listUploads, async ({ auth, query }) => {
@@ -69,5 +82,17 @@ export function uploadsRoutes(deps: {
     route(API.batchDeleteUploads, async ({ auth, body }) => ({
       deletedCount: await uploads.delete(auth.user, body.uploadIds),
     })),
+
+    // A deletion link: the page only shows what would go; its form's POST deletes.
+    route(API.deletionPage, async ({ reply, params, query }) => {
+      const row = await uploads.findForDeletionLink(params.id, query.signature);
+      if (!row || !query.signature) return html(reply, 404, invalidDeletionLinkPage());
+      return html(reply, 200, confirmDeletionPage(row, query.signature));
+    }),
+
+    route(API.deleteByLink, async ({ reply, params, body }) => {
+      const row = await uploads.deleteByLink(params.id, body.signature);
+      return row ? html(reply, 200, deletedPage(row)) : html(reply, 404, invalidDeletionLinkPage());
+    }),
   ];
 }

@@ -148,6 +148,18 @@ export function createUploadsService(deps: {
     throw new Error('could not find a free short code');
   }
 
+  /** Deletes the rows (of ownerId only, unless null), then their bytes; answers what it deleted. */
+  async function remove(ids: string[], ownerId: string | null): Promise<UploadRow[]> {
+    const rows = await uploads.deleteMany(ids, ownerId);
+    await Promise.all(
+      rows.flatMap((r) => [
+        storage.delete(r.storage_key),
+        r.thumbnail_key ? storage.delete(r.thumbnail_key) : Promise.resolve(),
+      ]),
+    );
+    return rows;
+  }
+
   async function get(viewer: Viewer, id: string): Promise<UploadRow> {
     const row = await uploads.findById(id);
     if (!row || !canManageUpload(viewer, row)) throw new NotFoundError('Upload not found');
@@ -278,17 +290,26 @@ export function createUploadsService(deps: {
 
     /** Deletes rows first (quota given back), then their bytes; the sweep catches a crash between. */
     async delete(viewer: Viewer, ids: string[]): Promise<number> {
-      const rows = await uploads.deleteMany(
-        [...new Set(ids)],
-        viewer.role === 'admin' ? null : viewer.id,
-      );
-      await Promise.all(
-        rows.flatMap((r) => [
-          storage.delete(r.storage_key),
-          r.thumbnail_key ? storage.delete(r.thumbnail_key) : Promise.resolve(),
-        ]),
-      );
+      const rows = await remove([...new Set(ids)], viewer.role === 'admin' ? null : viewer.id);
       return rows.length;
+    },
+
+    // --- deletion links ----------------------------------------------------------------------
+
+    /** The upload a deletion link names, when its signature is that upload's; else null. */
+    async findForDeletionLink(id: string, signature: unknown): Promise<UploadRow | null> {
+      if (!links.verifyDeletion(id, signature)) return null;
+      return (await uploads.findById(id)) ?? null;
+    },
+
+    /**
+     * Deletes the upload a deletion link names; null when the signature is not its own or the
+     * upload is gone (deleted already, by this link or otherwise).
+     */
+    async deleteByLink(id: string, signature: unknown): Promise<UploadRow | null> {
+      if (!links.verifyDeletion(id, signature)) return null;
+      const [row] = await remove([id], null);
+      return row ?? null;
     },
 
     // --- for the links (serving) ------------------------------------------------------------

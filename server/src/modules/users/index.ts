@@ -4,6 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { Keys } from '../../lib/crypto.ts';
 import type { Module } from '../module.ts';
 import { createUsersRepository } from './repository.ts';
+import { usersRoutes } from './routes.ts';
 import { createUsersService, type UsersService } from './service.ts';
 
 export { toUserResponse } from './presenter.ts';
@@ -16,5 +17,5 @@ export function createUsersModule(deps: {
   defaultQuotaBytes: number;
 }): Module & { service: UsersService } {
   const service = createUsersService({ users: createUsersRepository(deps.db), ...deps });
-  return { name: 'users', routes: [], jobs: [], tasks: {}, service };
+  return { name: 'users', routes: usersRoutes({ users: service }), jobs: [], tasks: {}, service };
 }

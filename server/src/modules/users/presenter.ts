@@ -1,4 +1,4 @@
-import type { User } from '@upshot/contract';
+import type { User, UserWithToken } from '@upshot/contract';
 import type { UserRow } from '../../db/schema.ts';
 import type { AuthUser } from './service.ts';
 
@@ -13,6 +13,11 @@ export function toUserResponse(row: UserRow): User {
     diskQuota: Number(row.disk_quota),
     createdAt: row.created_at,
   };
+}
+
+/** The user as themself or an admin reads them: with the personal API token in clear. */
+export function toUserWithToken(row: UserRow, apiToken: string): UserWithToken {
+  return { ...toUserResponse(row), apiToken };
 }
 
 /** The narrow user a request carries: never the password hash or a token. */

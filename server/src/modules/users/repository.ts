@@ -80,6 +80,16 @@ function usersQueries(db: Executor) {
       return Number(n);
     },
 
+    /** Replaces the API token (its ciphertext and lookup digest); false when there is no such user. */
+    async setApiToken(id: string, encrypted: string, digest: string): Promise<boolean> {
+      const res = await db
+        .updateTable('users')
+        .set({ api_token_encrypted: encrypted, api_token_digest: digest })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) > 0;
+    },
+
     async setActive(id: string, active: boolean): Promise<void> {
       await db
         .updateTable('users')

@@ -2,7 +2,7 @@
 import crypto from 'node:crypto';
 import type { Role } from '@upshot/contract';
 import type { UserRow } from '../../db/schema.ts';
-import { ConflictError, NotFoundError } from '../../errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decrypt, encrypt, hmacHex, randomToken, type Keys } from '../../lib/crypto.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
@@ -41,8 +41,19 @@ export function createUsersService(deps: {
   // Unknown emails are checked against this hash so they take as long as a wrong password.
   const dummyHash = hashPassword(randomToken(16));
 
+  /** A new personal API token: stored encrypted (to show it again) and as a lookup digest. */
+  function newApiToken() {
+    const token = `up_${randomToken(32)}`;
+    return {
+      token,
+      columns: {
+        api_token_encrypted: encrypt(keys.tokenCipher, token),
+        api_token_digest: hmacHex(keys.tokenLookup, token),
+      },
+    };
+  }
+
   async function buildRow(input: NewUser) {
-    const apiToken = `up_${randomToken(32)}`;
     return {
       id: crypto.randomUUID(),
       username: input.username.trim(),
@@ -52,10 +63,22 @@ export function createUsersService(deps: {
       disk_quota: deps.defaultQuotaBytes,
       password_hash: await hashPassword(input.password),
       must_change_password: input.mustChangePassword ? (1 as const) : (0 as const),
-      api_token_encrypted: encrypt(keys.tokenCipher, apiToken),
-      api_token_digest: hmacHex(keys.tokenLookup, apiToken),
+      ...newApiToken().columns,
       created_at: clock.now().toISOString(),
     };
+  }
+
+  async function get(id: string): Promise<UserRow> {
+    const row = await users.findById(id);
+    if (!row) throw new NotFoundError('User not found');
+    return row;
+  }
+
+  /** Only the user themself and admins may read a user's token or change their account. */
+  function mayManage(viewer: Viewer, id: string): void {
+    if (viewer.id !== id && viewer.role !== 'admin') {
+      throw new ForbiddenError('You can only do this for your own account');
+    }
   }
 
   async function insert(
@@ -74,10 +97,30 @@ export function createUsersService(deps: {
       return insert(users, await buildRow(input));
     },
 
-    async get(id: string): Promise<UserRow> {
+    get,
+
+    /** A user as themself or an admin sees them (with their token); anyone else is refused. */
+    async getAsViewer(viewer: Viewer, id: string): Promise<UserRow> {
+      mayManage(viewer, id);
+      return get(id);
+    },
+
+    /** Replaces a user's API token (themself or an admin): the old one stops working at once. */
+    async regenerateApiToken(viewer: Viewer, id: string): Promise<string> {
+      mayManage(viewer, id);
+      const { token, columns } = newApiToken();
+      const { api_token_encrypted: encrypted, api_token_digest: digest } = columns;
+      if (!(await users.setApiToken(id, encrypted, digest))) {
+        throw new NotFoundError('User not found');
+      }
+      return token;
+    },
+
+    /** Whether password is this user's (false for an unknown user). */
+    async checkPassword(id: string, password: string): Promise<boolean> {
       const row = await users.findById(id);
-      if (!row) throw new NotFoundError('User not found');
-      return row;
+      const ok = await verifyPassword(row?.password_hash ?? (await dummyHash), password);
+      return row !== undefined && ok;
     },
 
     /**

@@ -1,0 +1,21 @@
+/** The desktop uploaders module's only door: ShareX config, bash and PowerShell scripts. */
+import type { Module } from '../module.ts';
+import type { UsersService } from '../users/index.ts';
+import { uploadersRoutes } from './routes.ts';
+import { createUploadersService, type UploadersService } from './service.ts';
+
+export type { UploadersService } from './service.ts';
+
+export function createUploadersModule(deps: {
+  users: UsersService;
+  publicUrl: string;
+}): Module & { service: UploadersService } {
+  const service = createUploadersService({ publicUrl: deps.publicUrl });
+  return {
+    name: 'uploaders',
+    routes: uploadersRoutes({ uploaders: service, users: deps.users }),
+    jobs: [],
+    tasks: {},
+    service,
+  };
+}

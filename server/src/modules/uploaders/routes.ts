@@ -1,0 +1,45 @@
+import { API } from '@upshot/contract';
+import contentDisposition from 'content-disposition';
+import type { FastifyReply } from 'fastify';
+import { route } from '../../plugins/route-table.ts';
+import type { UserRow } from '../../db/schema.ts';
+import type { UsersService, Viewer } from '../users/index.ts';
+import type { Download, UploaderOwner, UploadersService } from './service.ts';
+
+/** A download holding a token: saved as a file, never cached, never sniffed into a page. */
+function sendDownload(reply: FastifyReply, download: Download) {
+  return reply
+    .headers({
+      'content-type': download.contentType,
+      'content-disposition': contentDisposition(download.filename),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    })
+    .send(download.body);
+}
+
+export function uploadersRoutes(deps: { uploaders: UploadersService; users: UsersService }) {
+  const { uploaders, users } = deps;
+  const owner = (row: UserRow): UploaderOwner => ({
+    username: row.username,
+    apiToken: users.revealApiToken(row),
+  });
+  // Themself or an admin; anyone else is refused (403) before anything is read.
+  const ownerFor = async (viewer: Viewer, id: string) =>
+    owner(await users.getAsViewer(viewer, id));
+
+  return [
+    route(API.sharexConfig, async ({ auth, reply }) =>
+      sendDownload(reply, uploaders.sharexConfig(owner(await users.get(auth.user.id)))),
+    ),
+    route(API.userSharexConfig, async ({ auth, params, reply }) =>
+      sendDownload(reply, uploaders.sharexConfig(await ownerFor(auth.user, params.id))),
+    ),
+    route(API.userBashScript, async ({ auth, params, reply }) =>
+      sendDownload(reply, uploaders.bashScript(await ownerFor(auth.user, params.id))),
+    ),
+    route(API.userPowershellScript, async ({ auth, params, reply }) =>
+      sendDownload(reply, uploaders.powershellScript(await ownerFor(auth.user, params.id))),
+    ),
+  ];
+}

@@ -1,0 +1,87 @@
+/**
+ * The desktop uploaders a user downloads: a ShareX custom uploader (.sxcu), a bash script and
+ * a PowerShell script, each made for one user from PUBLIC_URL and their API token.
+ */
+import fs from 'node:fs';
+import type { ShareXConfig } from '@upshot/contract';
+
+export type Download = { filename: string; contentType: string; body: string };
+export type UploaderOwner = { username: string; apiToken: string };
+export type UploadersService = ReturnType<typeof createUploadersService>;
+
+/**
+ * The script templates sit in templates/ beside this file, and beside the bundled main.js in
+ * server/dist (scripts/server-build.mjs copies them there).
+ */
+function readTemplate(name: string): string {
+  return fs.readFileSync(new URL(`./templates/${name}`, import.meta.url), 'utf8');
+}
+
+/** A username as a file name: letters, digits, dots, hyphens and underscores only. */
+export function fileSafe(username: string): string {
+  const safe = username.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+|-+$/g, '');
+  return safe.slice(0, 64) || 'user';
+}
+
+/** Fills a template's placeholders, each already inside single quotes in the script. */
+function render(template: string, values: Record<string, string>, quote: (s: string) => string) {
+  let out = template;
+  for (const [name, value] of Object.entries(values)) out = out.split(name).join(quote(value));
+  return out;
+}
+
+/** Inside '...' in bash: a quote closes, is escaped, and reopens. */
+const shellQuoted = (s: string) => s.replace(/'/g, `'\\''`);
+/** Inside '...' in PowerShell: a quote is doubled. */
+const powershellQuoted = (s: string) => s.replace(/['\u2018\u2019\u201a\u201b]/g, "''");
+
+export function createUploadersService(deps: { publicUrl: string }) {
+  const { publicUrl } = deps;
+  const templates = { bash: readTemplate('upshot.sh'), powershell: readTemplate('upshot.ps1') };
+  const placeholders = (owner: UploaderOwner) => ({
+    __UPSHOT_URL__: publicUrl,
+    __UPSHOT_TOKEN__: owner.apiToken,
+    __UPSHOT_USERNAME__: owner.username,
+  });
+
+  return {
+    sharexConfig(owner: UploaderOwner): Download {
+      const config: ShareXConfig = {
+        Version: '15.0.0',
+        Name: `Upshot (${owner.username} on ${new URL(publicUrl).host})`,
+        DestinationType: 'ImageUploader, TextUploader, FileUploader',
+        RequestMethod: 'POST',
+        RequestURL: `${publicUrl}/api/upload`,
+        Headers: { 'X-API-Token': owner.apiToken },
+        Body: 'MultipartFormData',
+        FileFormName: 'file',
+        URL: '{json:url}',
+        ThumbnailURL: '{json:upload.thumbnailUrl}',
+        DeletionURL: '{json:deletionUrl}',
+        ErrorMessage: '{json:message}',
+      };
+      return {
+        filename: `upshot-${fileSafe(owner.username)}.sxcu`,
+        contentType: 'application/json; charset=utf-8',
+        body: `${JSON.stringify(config, null, 2)}\n`,
+      };
+    },
+
+    bashScript(owner: UploaderOwner): Download {
+      return {
+        filename: `upshot-${fileSafe(owner.username)}.sh`,
+        contentType: 'text/x-shellscript; charset=utf-8',
+        body: render(templates.bash, placeholders(owner), shellQuoted),
+      };
+    },
+
+    powershellScript(owner: UploaderOwner): Download {
+      return {
+        filename: `upshot-${fileSafe(owner.username)}.ps1`,
+        contentType: 'text/plain; charset=utf-8',
+        // Windows PowerShell 5.1 reads a script without a byte-order mark as the ANSI code page.
+        body: `\ufeff${render(templates.powershell, placeholders(owner), powershellQuoted)}`,
+      };
+    },
+  };
+}
