@@ -48,6 +48,13 @@ import {
 import {
   ApiTokenResponse,
   ChangePasswordRequest,
+  CreateUserRequest,
+  CreateUserResponse,
+  ListUsersQuery,
+  ListUsersResponse,
+  AdminUser,
+  ResetPasswordResponse,
+  UpdateUserRequest,
   User,
   UserIdParams,
   UserWithToken,
@@ -69,6 +76,8 @@ export type EndpointSchemas = {
   responses: Partial<Record<SuccessStatus, z.ZodType | null>>;
   /** Content types of a body that is not JSON (a file, a thumbnail). */
   produces?: string[];
+  /** Request bodies taken besides JSON: an HTML form's. No other route parses a form. */
+  consumes?: 'application/x-www-form-urlencoded'[];
 };
 
 export type Endpoint = RouteSpec & EndpointSchemas;
@@ -113,6 +122,46 @@ export const API = {
     responses: { 200: User },
   }),
 
+  listUsers: endpoint(ROUTES.listUsers, {
+    tag: 'Users',
+    summary: 'Every user, searched, filtered and paged (administrators)',
+    description:
+      '`search` is a case-insensitive part of the username or email; `status` is active or inactive.',
+    query: ListUsersQuery,
+    responses: { 200: ListUsersResponse },
+  }),
+  createUser: endpoint(ROUTES.createUser, {
+    tag: 'Users',
+    summary: 'Create a user with a temporary password (administrators)',
+    description:
+      'The temporary password is shown once; the user must choose a new one at first sign-in. With `sendInvite`, a single-use invitation (7 days) is made and, when email is configured, sent. Email and username are unique: a duplicate answers 409 naming which.',
+    body: CreateUserRequest,
+    responses: { 201: CreateUserResponse },
+  }),
+  updateUser: endpoint(ROUTES.updateUser, {
+    tag: 'Users',
+    summary: "Change a user's status, role, quota or username (administrators)",
+    description:
+      'Deactivating signs the user out everywhere and stops their API token at once. Nobody can deactivate or demote the last active administrator (409).',
+    params: UserIdParams,
+    body: UpdateUserRequest,
+    responses: { 200: AdminUser },
+  }),
+  deleteUser: endpoint(ROUTES.deleteUser, {
+    tag: 'Users',
+    summary: 'Delete a user with their uploads, tags and sessions (administrators)',
+    description: 'Not oneself, and never the last active administrator (409).',
+    params: UserIdParams,
+    responses: { 204: null },
+  }),
+  resetPassword: endpoint(ROUTES.resetPassword, {
+    tag: 'Users',
+    summary: "Reset a user's password to a temporary one (administrators)",
+    description:
+      'Signs the user out everywhere; they must choose a new password at their next sign-in.',
+    params: UserIdParams,
+    responses: { 200: ResetPasswordResponse },
+  }),
   getUser: endpoint(ROUTES.getUser, {
     tag: 'Users',
     summary: 'A user with their API token (themself or an administrator)',
@@ -350,11 +399,12 @@ export const API = {
     tag: 'Links',
     summary: 'Delete the upload a deletion link names',
     description:
-      'The signature (form field or JSON) opens this one upload only. A forged signature, another upload\'s, or an upload already deleted answers 404.',
+      "The signature (form field or JSON) opens this one upload only. A forged signature, another upload's, or an upload already deleted answers 404.",
     params: DeletionParams,
     body: DeletionForm,
     responses: { 200: null },
     produces: ['text/html'],
+    consumes: ['application/x-www-form-urlencoded'],
   }),
 
   thumbnail: endpoint(ROUTES.thumbnail, {

@@ -12,6 +12,9 @@ export const API_TOKEN_HEADER = 'x-api-token';
 export const AUTH_TOKEN_STORAGE_KEY = 'auth_token';
 
 export const MIN_PASSWORD_LENGTH = 8;
+export const USERNAME_MAX = 50;
+/** How long an invitation code stays valid. */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const ROLES = ['user', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
@@ -27,6 +30,8 @@ export const ERROR_CODES = [
   'conflict',
   'payload_too_large',
   'rate_limited',
+  /** The user must choose a new password before anything else (a temporary one was set). */
+  'password_change_required',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

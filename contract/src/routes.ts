@@ -26,6 +26,11 @@ export const ROUTES = {
   me: { method: 'GET', path: '/api/auth/me', access: 'user' },
 
   // users
+  listUsers: { method: 'GET', path: '/api/users', access: 'admin' },
+  createUser: { method: 'POST', path: '/api/users', access: 'admin' },
+  updateUser: { method: 'PATCH', path: '/api/users/:id', access: 'admin' },
+  deleteUser: { method: 'DELETE', path: '/api/users/:id', access: 'admin' },
+  resetPassword: { method: 'POST', path: '/api/users/:id/reset-password', access: 'admin' },
   getUser: { method: 'GET', path: '/api/users/:id', access: 'user' },
   changePassword: { method: 'POST', path: '/api/users/:id/change-password', access: 'user' },
   regenerateApiToken: { method: 'POST', path: '/api/users/:id/api-token', access: 'user' },

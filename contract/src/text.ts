@@ -19,3 +19,15 @@ export const Id = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be an id');
 export const Boolish = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
   .transform((v) => v === true || v === 'true' || v === '1');
+
+/**
+ * A number in a query string: digits only (z.coerce.number() goes through Number(), which also
+ * takes " 20\t", "0x14" and "2e1").
+ */
+export const WholeNumber = z.union([
+  z.number(),
+  z
+    .string()
+    .regex(/^[0-9]{1,9}$/, 'must be a whole number')
+    .transform(Number),
+]);

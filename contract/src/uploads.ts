@@ -10,7 +10,7 @@ import {
   SORTS,
   VANITY_MAX,
 } from './constants.ts';
-import { Boolish, Id, text } from './text.ts';
+import { Boolish, Id, text, WholeNumber } from './text.ts';
 
 export const FileTypeSchema = z.enum(FILE_TYPES);
 export const SortSchema = z.enum(SORTS);
@@ -59,18 +59,6 @@ export const UploadFileForm = z.object({
   isPublic: Boolish.optional(),
   file: z.unknown().meta({ type: 'string', format: 'binary' }),
 });
-
-/**
- * A number in a query string: digits only (z.coerce.number() goes through Number(), which also
- * takes " 20\t", "0x14" and "2e1").
- */
-const WholeNumber = z.union([
-  z.number(),
-  z
-    .string()
-    .regex(/^[0-9]{1,9}$/, 'must be a whole number')
-    .transform(Number),
-]);
 
 export const ListUploadsQuery = z.object({
   search: text(MAX_SEARCH_LENGTH).trim().optional(),

@@ -8,8 +8,10 @@ import type { Job } from './jobs/scheduler.ts';
 import { createTasksRepository } from './jobs/tasks-repository.ts';
 import { createBackground, type Background } from './jobs/tasks.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { loggableUrl } from './lib/logger.ts';
 import { deriveKeys } from './lib/crypto.ts';
 import { createFileHasher } from './lib/file-hasher.ts';
+import { createAdminModule } from './modules/admin/index.ts';
 import { createAuthModule } from './modules/auth/index.ts';
 import { createChunkedUploadsModule } from './modules/chunked-uploads/index.ts';
 import { createPreferencesModule } from './modules/preferences/index.ts';
@@ -55,7 +57,21 @@ export async function buildApp(deps: AppDeps) {
   const chunkSize = deps.chunkSize ?? CHUNK_SIZE;
 
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            serializers: {
+              req: (req) => ({
+                method: req.method,
+                url: loggableUrl(req.url),
+                host: req.host,
+                remoteAddress: req.ip,
+                remotePort: req.socket?.remotePort,
+              }),
+            },
+          },
     trustProxy: config.trustProxy,
     // A URL the router cannot decode, a parameter past maxParamLength: the one error body too.
     frameworkErrors: sendError,
@@ -108,6 +124,15 @@ export async function buildApp(deps: AppDeps) {
     present: uploads.present,
   });
   const stats = createStatsModule({ db, clock, links });
+  const admin = createAdminModule({
+    db,
+    users: users.service,
+    auth: auth.service,
+    uploads: uploads.service,
+    chunked: chunkedUploads.service,
+    clock,
+    publicUrl: config.publicUrl,
+  });
   const uploaders = createUploadersModule({ users: users.service, publicUrl: config.publicUrl });
   const serving = createServingModule({ uploads: uploads.service, storage, log });
   const system = createSystemModule({
@@ -130,6 +155,7 @@ export async function buildApp(deps: AppDeps) {
     tags,
     stats,
     uploaders,
+    admin,
     serving,
   };
   const all = Object.values(modules);

@@ -26,6 +26,12 @@ export class ForbiddenError extends AppError {
     super('forbidden', 403, message);
   }
 }
+/** A temporary password was set: nothing but changing it (and signing out) is allowed. */
+export class PasswordChangeRequiredError extends AppError {
+  constructor() {
+    super('password_change_required', 403, 'Choose a new password before continuing');
+  }
+}
 export class NotFoundError extends AppError {
   constructor(message = 'Not found') {
     super('not_found', 404, message);

@@ -12,6 +12,7 @@ import { m0004Hardening } from './migrations/0004-hardening.ts';
 import { m0005CleanNames } from './migrations/0005-clean-names.ts';
 import { m0006TagsStats } from './migrations/0006-tags-stats.ts';
 import { m0007Preferences } from './migrations/0007-preferences.ts';
+import { m0008Admin } from './migrations/0008-admin.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
@@ -21,6 +22,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005-clean-names': m0005CleanNames,
   '0006-tags-stats': m0006TagsStats,
   '0007-preferences': m0007Preferences,
+  '0008-admin': m0008Admin,
 };
 
 function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {

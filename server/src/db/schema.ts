@@ -28,6 +28,8 @@ export interface UsersTable {
   /** HMAC-SHA256 of the API token, to find its owner without decrypting every row. */
   api_token_digest: string;
   created_at: string;
+  /** When the user last signed in or used a session (written at most once a minute). */
+  last_seen_at: string | null;
 }
 
 export interface SessionsTable {
@@ -182,6 +184,43 @@ export interface UserPreferencesTable {
   uploads_per_page: number;
 }
 
+/** A single-use invitation: its code is stored only as a digest. */
+export interface InvitesTable {
+  id: string;
+  user_id: string;
+  code_digest: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface AccessRequestsTable {
+  id: string;
+  email: string;
+  /** identityKey(email), to find a pending request for the same address. */
+  email_key: string;
+  name: string;
+  reason: string;
+  status: 'pending' | 'approved' | 'rejected';
+  created_at: string;
+  decided_at: string | null;
+  decided_by: string | null;
+}
+
+/** One administrator action: who (kept by name too), what, on what, when. */
+export interface AuditLogTable {
+  id: string;
+  actor_id: string | null;
+  actor_username: string;
+  action: string;
+  target_type: 'user' | 'access_request';
+  target_id: string | null;
+  target_label: string;
+  /** JSON object: what changed (never a password, token or code). */
+  details: string;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   uploads: UploadsTable;
@@ -191,6 +230,9 @@ export interface Database {
   user_type_counts: UserTypeCountsTable;
   user_daily_uploads: UserDailyUploadsTable;
   user_preferences: UserPreferencesTable;
+  invites: InvitesTable;
+  access_requests: AccessRequestsTable;
+  audit_log: AuditLogTable;
   tasks: TasksTable;
   chunked_uploads: ChunkedUploadsTable;
   chunked_upload_parts: ChunkedUploadPartsTable;
@@ -211,3 +253,6 @@ export type TaskRow = Selectable<TasksTable>;
 export type TagRow = Selectable<TagsTable>;
 export type NewTagRow = Insertable<TagsTable>;
 export type PreferencesRow = Selectable<UserPreferencesTable>;
+export type InviteRow = Selectable<InvitesTable>;
+export type AccessRequestRow = Selectable<AccessRequestsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

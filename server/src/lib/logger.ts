@@ -4,3 +4,11 @@ export type Logger = {
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 };
+
+/**
+ * A URL as it may be logged: link signatures (which open a file or delete an upload, and a
+ * deletion link's never expires) replaced by [redacted].
+ */
+export function loggableUrl(url: string): string {
+  return url.replace(/([?&]signature=)[^&#]*/gi, '$1[redacted]');
+}

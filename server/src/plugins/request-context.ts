@@ -5,6 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
+import { loggableUrl } from '../lib/logger.ts';
 
 const store = new AsyncLocalStorage<{ requestId: string; url: string }>();
 
@@ -14,6 +15,6 @@ export function currentRequest(): { requestId: string; url: string } | undefined
 
 export function registerRequestContext(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
-    store.run({ requestId: request.id, url: request.url }, done);
+    store.run({ requestId: request.id, url: loggableUrl(request.url) }, done);
   });
 }

@@ -48,6 +48,7 @@ let ctx: TestContext;
 let routes: RecordedRoute[];
 let dist: WebDist;
 let owner: Awaited<ReturnType<typeof signIn>>;
+let administrator: Awaited<ReturnType<typeof signIn>>;
 let deletionSignature: string;
 let upload: z.infer<typeof Upload>;
 let sessionId: string;
@@ -67,6 +68,7 @@ beforeAll(async () => {
     createTestContext({ PUBLIC_URL: 'https://up.example.com' }, { webDistDir: dist.dir }),
   ));
   owner = await signIn(ctx);
+  administrator = await signIn(ctx, 'admin');
   const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: 'red' } })
     .png()
     .toBuffer();
@@ -150,6 +152,20 @@ function samples(): Partial<Record<EndpointName, Input>> {
     thumbnail: { params: { code: upload.shortCode } },
     file: { params: { slug: upload.shortCode } },
     getUser: { params: { id: owner.user.id } },
+    listUsers: {
+      query: { search: 'user', role: 'user', status: 'active', page: '1', limit: '20' },
+    },
+    createUser: {
+      body: {
+        email: 'new-user@example.com',
+        username: 'new-user',
+        role: 'user',
+        sendInvite: false,
+      },
+    },
+    updateUser: { params: { id: owner.user.id }, body: { diskQuota: 1_000_000 } },
+    deleteUser: { params: { id: owner.user.id } },
+    resetPassword: { params: { id: owner.user.id } },
     changePassword: {
       params: { id: owner.user.id },
       body: { currentPassword: 'not the password', newPassword: 'a new password' },
@@ -167,6 +183,7 @@ const takesInput = ([, e]: [EndpointName, Endpoint]) =>
   Boolean(e.params || e.query || e.body || e.form);
 
 function authFor(e: Endpoint): Record<string, string> {
+  if (e.access === 'admin') return administrator.auth; // so its input is read, not refused first
   return e.access === 'public' ? {} : owner.auth;
 }
 const request = (e: Endpoint, input: Input) => requestFor(e, input, authFor(e));

@@ -5,11 +5,11 @@
  * serialized through its response schema, so a field that is not in the contract never leaves
  * the server. Access (public, user, admin) is checked before the body is read.
  */
-import { ErrorBody, type Endpoint } from '@upshot/contract';
+import { API, ErrorBody, type Endpoint } from '@upshot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { ForbiddenError, UnauthorizedError } from '../errors.ts';
+import { ForbiddenError, PasswordChangeRequiredError, UnauthorizedError } from '../errors.ts';
 import { toValidationError } from '../lib/validate.ts';
 import type { Auth } from './auth.ts';
 // The route config's ownSecurityHeaders is declared there.
@@ -63,16 +63,28 @@ export function routeSchema(endpoint: Endpoint): FastifySchema {
     ...(endpoint.params ? { params: endpoint.params } : {}),
     ...(endpoint.query ? { querystring: endpoint.query } : {}),
     ...(endpoint.body ? { body: endpoint.body } : {}),
+    ...(endpoint.consumes ? { consumes: ['application/json', ...endpoint.consumes] } : {}),
     // Files and thumbnails are not JSON: nothing to serialize, and their errors are not either.
     ...(raw ? {} : { response: { ...response, '4xx': ErrorBody, '5xx': ErrorBody } }),
     ...(endpoint.access === 'public' ? {} : { security: [{ bearer: [] }, { apiToken: [] }] }),
   } as FastifySchema;
 }
 
-function guard(access: Endpoint['access']) {
+/** What a user whose password must change may still call: that change, who they are, sign-out. */
+const WHILE_PASSWORD_MUST_CHANGE: ReadonlySet<Endpoint> = new Set([
+  API.changePassword,
+  API.me,
+  API.logout,
+]);
+
+function guard(endpoint: Endpoint) {
+  const { access } = endpoint;
   return async (request: FastifyRequest) => {
     if (access === 'public') return;
     if (!request.auth) throw new UnauthorizedError();
+    if (request.auth.user.mustChangePassword && !WHILE_PASSWORD_MUST_CHANGE.has(endpoint)) {
+      throw new PasswordChangeRequiredError();
+    }
     if (access === 'admin' && request.auth.user.role !== 'admin') throw new ForbiddenError();
   };
 }
@@ -96,7 +108,7 @@ export function registerRouteTable(app: FastifyInstance, routes: readonly RouteD
       schema: routeSchema(endpoint),
       // A page of the app's own (HTML) takes the app's headers; files set their own.
       config: { endpoint, ownSecurityHeaders: raw && !endpoint.produces?.includes('text/html') },
-      onRequest: guard(endpoint.access),
+      onRequest: guard(endpoint),
       handler: async (request, reply) => {
         reply.status(status);
         const answer = await handler({

@@ -55,6 +55,7 @@ describe('POST /api/auth/login', () => {
       diskUsed: 0,
       diskQuota: 10 * 1024 ** 3,
       createdAt: row.created_at,
+      mustChangePassword: false,
     });
     expect(res.body).not.toMatch(/hash|digest|argon/i);
 

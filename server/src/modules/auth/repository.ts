@@ -7,8 +7,23 @@ export type AuthRepository = ReturnType<typeof createAuthRepository>;
 
 export function createAuthRepository(db: Executor) {
   return {
-    async insertSession(row: SessionRow): Promise<void> {
-      await db.insertInto('sessions').values(row).execute();
+    /**
+     * Opens a session only while passwordHash is still the user's (the row locked meanwhile on
+     * PostgreSQL): a password changed after it was checked opens nothing, and a change that
+     * comes after this deletes the new session with the others. The user is seen now.
+     */
+    async insertSessionIfPassword(passwordHash: string, row: SessionRow): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const seen = await trx
+          .updateTable('users')
+          .set({ last_seen_at: row.last_used_at })
+          .where('id', '=', row.user_id)
+          .where('password_hash', '=', passwordHash)
+          .executeTakeFirst();
+        if (Number(seen.numUpdatedRows) === 0) return false;
+        await trx.insertInto('sessions').values(row).execute();
+        return true;
+      });
     },
 
     /** A session by its token's digest, with the narrow user it belongs to (one statement). */
@@ -30,6 +45,7 @@ export function createAuthRepository(db: Executor) {
           'users.username',
           'users.email',
           'users.is_active',
+          'users.must_change_password',
         ])
         .where('sessions.token_digest', '=', tokenDigest)
         .executeTakeFirst();
@@ -42,15 +58,27 @@ export function createAuthRepository(db: Executor) {
           username: row.username,
           email: row.email,
           isActive: row.is_active === 1,
+          mustChangePassword: row.must_change_password === 1,
         },
       };
     },
 
-    async touchSession(id: string, lastUsedAt: string, expiresAt: string): Promise<void> {
+    /** Slides a session's expiry; its user is seen now. */
+    async touchSession(
+      id: string,
+      userId: string,
+      lastUsedAt: string,
+      expiresAt: string,
+    ): Promise<void> {
       await db
         .updateTable('sessions')
         .set({ last_used_at: lastUsedAt, expires_at: expiresAt })
         .where('id', '=', id)
+        .execute();
+      await db
+        .updateTable('users')
+        .set({ last_seen_at: lastUsedAt })
+        .where('id', '=', userId)
         .execute();
     },
 
@@ -59,24 +87,34 @@ export function createAuthRepository(db: Executor) {
     },
 
     /**
-     * Sets a new password hash (clearing the must-change flag) and signs out every session of
-     * the user but keepSessionId, in one transaction: no old session outlives the change.
+     * Sets a new password hash (and whether it must be changed at the next sign-in) and signs
+     * out every session of the user but keepSessionId, in one transaction: no old session
+     * outlives the change. With ifHash, only while that is still the hash. False when nothing
+     * changed (no such user, or another change came first).
      */
     async replacePassword(
       userId: string,
       passwordHash: string,
-      keepSessionId: string | null,
-    ): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx
+      options: { keepSessionId: string | null; mustChange: boolean; ifHash?: string },
+    ): Promise<boolean> {
+      const { keepSessionId, ifHash } = options;
+      return db.transaction().execute(async (trx) => {
+        let update = trx
           .updateTable('users')
-          .set({ password_hash: passwordHash, must_change_password: 0 })
-          .where('id', '=', userId)
-          .execute();
+          .set({ password_hash: passwordHash, must_change_password: options.mustChange ? 1 : 0 })
+          .where('id', '=', userId);
+        if (ifHash !== undefined) update = update.where('password_hash', '=', ifHash);
+        const res = await update.executeTakeFirst();
+        if (Number(res.numUpdatedRows) === 0) return false;
         let sessions = trx.deleteFrom('sessions').where('user_id', '=', userId);
         if (keepSessionId !== null) sessions = sessions.where('id', '!=', keepSessionId);
         await sessions.execute();
+        return Number(res.numUpdatedRows) > 0;
       });
+    },
+
+    async deleteUserSessions(userId: string): Promise<void> {
+      await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
     },
 
     async deleteExpiredSessions(now: string): Promise<number> {

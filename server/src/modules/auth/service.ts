@@ -28,6 +28,14 @@ export const LIMITED_ACCOUNT_LANE_MS = LOGIN_LIMIT.windowMs / LOGIN_LIMIT.max;
 export const LIMITED_ACCOUNT_DELAY_MS = 1000;
 
 export type Auth = { user: AuthUser; sessionId: string | null };
+
+/** A temporary password: 16 characters from an alphabet without look-alikes (about 90 bits). */
+export function temporaryPassword(): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  let out = '';
+  for (let i = 0; i < 16; i += 1) out += alphabet[crypto.randomInt(alphabet.length)];
+  return out;
+}
 export type AuthService = ReturnType<typeof createAuthService>;
 
 export function createAuthService(deps: {
@@ -40,10 +48,10 @@ export function createAuthService(deps: {
   const { auth, users, clock } = deps;
   const sleep = deps.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
-  function limited(windowEnd: number, now: number): RateLimitError {
+  function limited(windowEnd: number, now: number, what = 'sign-in attempts'): RateLimitError {
     const retryAfter = Math.max(1, Math.ceil((windowEnd - now) / 1000));
     return new RateLimitError(
-      `Too many sign-in attempts. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
+      `Too many ${what}. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
       retryAfter,
     );
   }
@@ -85,14 +93,17 @@ export function createAuthService(deps: {
       throw limited(laneStart + LIMITED_ACCOUNT_LANE_MS, now);
     }
 
-    const { user, passwordOk } = await users.verifyCredentials(input.email, input.password);
-    if (!user || !passwordOk || !user.isActive) {
+    const { user, passwordOk, passwordHash } = await users.verifyCredentials(
+      input.email,
+      input.password,
+    );
+    if (!user || !passwordOk || !user.isActive || passwordHash === null) {
       await auth.hitRateLimit(keys.account, windowStart);
       await auth.hitRateLimit(keys.accountFromAddress, windowStart);
       throw new UnauthorizedError('Invalid credentials');
     }
     if (accountLimited) await sleep(LIMITED_ACCOUNT_DELAY_MS);
-    return user;
+    return { user, passwordHash };
   }
 
   return {
@@ -102,10 +113,11 @@ export function createAuthService(deps: {
       ip: string;
       userAgent: string | undefined;
     }): Promise<{ token: string; userId: string }> {
-      const user = await signIn(input);
+      const { user, passwordHash } = await signIn(input);
       const token = randomToken(32);
       const now = clock.now();
-      await auth.insertSession({
+      // A password changed since it was checked opens nothing.
+      const opened = await auth.insertSessionIfPassword(passwordHash, {
         id: crypto.randomUUID(),
         user_id: user.id,
         token_digest: sha256Hex(token),
@@ -114,6 +126,7 @@ export function createAuthService(deps: {
         last_used_at: now.toISOString(),
         user_agent: input.userAgent?.slice(0, 512) ?? null,
       });
+      if (!opened) throw new UnauthorizedError('Invalid credentials');
       return { token, userId: user.id };
     },
 
@@ -135,6 +148,7 @@ export function createAuthService(deps: {
       if (now.getTime() - Date.parse(session.last_used_at) >= TOUCH_INTERVAL_MS) {
         await auth.touchSession(
           session.id,
+          user.id,
           now.toISOString(),
           new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
         );
@@ -149,8 +163,10 @@ export function createAuthService(deps: {
     },
 
     /**
-     * Changes the caller's own password after checking the current one (wrong guesses count
-     * against the sign-in limit of the account), then signs out every other session.
+     * Changes the caller's own password after checking the current one, then signs out every
+     * other session. Only from a signed-in session: a desktop API token (which sits in files)
+     * cannot. Every attempt counts against a limit of its own (10 a minute per account), taken
+     * before the check, so guesses sent at once are limited too.
      */
     async changePassword(
       caller: Auth,
@@ -160,21 +176,44 @@ export function createAuthService(deps: {
       if (caller.user.id !== userId) {
         throw new ForbiddenError('You can only change your own password');
       }
+      if (caller.sessionId === null) {
+        throw new ForbiddenError('Sign in to change your password; an API token cannot');
+      }
       const now = clock.now().getTime();
       const windowStart = now - (now % LOGIN_LIMIT.windowMs);
-      const key = `password:account:${userId}`;
-      if ((await auth.rateCount(key, windowStart)) >= LOGIN_LIMIT.max) {
-        throw limited(windowStart + LOGIN_LIMIT.windowMs, now);
+      if ((await auth.hitRateLimit(`password:account:${userId}`, windowStart)) > LOGIN_LIMIT.max) {
+        throw limited(windowStart + LOGIN_LIMIT.windowMs, now, 'password attempts');
       }
-      if (!(await users.checkPassword(userId, input.currentPassword))) {
-        await auth.hitRateLimit(key, windowStart);
-        throw new ValidationError('Current password is incorrect');
-      }
+      const checked = await users.checkPassword(userId, input.currentPassword);
+      if (checked === null) throw new ValidationError('Current password is incorrect');
       if (input.newPassword === input.currentPassword) {
         throw new ValidationError('The new password must differ from the current one');
       }
-      await auth.replacePassword(userId, await hashPassword(input.newPassword), caller.sessionId);
+      const changed = await auth.replacePassword(userId, await hashPassword(input.newPassword), {
+        keepSessionId: caller.sessionId,
+        mustChange: false,
+        ifHash: checked,
+      });
+      // Another change got in first: the current password checked above is no longer current.
+      if (!changed) throw new ValidationError('Current password is incorrect');
     },
+
+    /**
+     * Gives a user a random temporary password they must change at their next sign-in, and
+     * signs them out everywhere; answers the password (shown once). False: no such user.
+     */
+    async setTemporaryPassword(userId: string): Promise<string | null> {
+      const password = temporaryPassword();
+      const hash = await hashPassword(password);
+      const done = await auth.replacePassword(userId, hash, {
+        keepSessionId: null,
+        mustChange: true,
+      });
+      return done ? password : null;
+    },
+
+    /** Signs a user out everywhere (their API token is checked against their status apart). */
+    revokeSessions: (userId: string) => auth.deleteUserSessions(userId),
 
     /** Periodic housekeeping: expired sessions and old rate-limit windows. */
     async sweep(): Promise<number> {

@@ -18,6 +18,18 @@ export function createChunkedUploadsRepository(db: Db) {
       await db.insertInto('chunked_uploads').values(row).execute();
     },
 
+    /** A user's sessions that still own their bytes (not completed). */
+    unfinishedOf(
+      userId: string,
+    ): Promise<Pick<ChunkedUploadRow, 'multipart_id' | 'storage_key'>[]> {
+      return db
+        .selectFrom('chunked_uploads')
+        .select(['multipart_id', 'storage_key'])
+        .where('user_id', '=', userId)
+        .where('status', '!=', 'completed')
+        .execute();
+    },
+
     find(id: string): Promise<ChunkedUploadRow | undefined> {
       return db.selectFrom('chunked_uploads').selectAll().where('id', '=', id).executeTakeFirst();
     },

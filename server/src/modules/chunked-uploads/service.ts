@@ -341,6 +341,16 @@ export function createChunkedUploadsService(deps: {
       await storage.abortMultipart(session.multipart_id, session.storage_key);
     },
 
+    /** The multipart bytes of a user's unfinished sessions (to remove them with the user). */
+    unfinishedOf: (userId: string) => sessions.unfinishedOf(userId),
+
+    /** Removes multipart bytes whose sessions are gone already (a deleted user's). */
+    async abortAll(parts: { multipart_id: string; storage_key: string }[]): Promise<void> {
+      for (const p of parts) {
+        await storage.abortMultipart(p.multipart_id, p.storage_key).catch(() => undefined);
+      }
+    },
+
     /** Removes expired sessions and the bytes of those never completed; returns how many. */
     async sweepExpired(): Promise<number> {
       let removed = 0;

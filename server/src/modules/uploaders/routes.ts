@@ -2,9 +2,8 @@ import { API } from '@upshot/contract';
 import contentDisposition from 'content-disposition';
 import type { FastifyReply } from 'fastify';
 import { route } from '../../plugins/route-table.ts';
-import type { UserRow } from '../../db/schema.ts';
 import type { UsersService, Viewer } from '../users/index.ts';
-import type { Download, UploaderOwner, UploadersService } from './service.ts';
+import type { Download, UploadersService } from './service.ts';
 
 /** A download holding a token: saved as a file, never cached, never sniffed into a page. */
 function sendDownload(reply: FastifyReply, download: Download) {
@@ -20,17 +19,12 @@ function sendDownload(reply: FastifyReply, download: Download) {
 
 export function uploadersRoutes(deps: { uploaders: UploadersService; users: UsersService }) {
   const { uploaders, users } = deps;
-  const owner = (row: UserRow): UploaderOwner => ({
-    username: row.username,
-    apiToken: users.revealApiToken(row),
-  });
   // Themself or an admin; anyone else is refused (403) before anything is read.
-  const ownerFor = async (viewer: Viewer, id: string) =>
-    owner(await users.getAsViewer(viewer, id));
+  const ownerFor = (viewer: Viewer, id: string) => users.uploaderOwner(viewer, id);
 
   return [
     route(API.sharexConfig, async ({ auth, reply }) =>
-      sendDownload(reply, uploaders.sharexConfig(owner(await users.get(auth.user.id)))),
+      sendDownload(reply, uploaders.sharexConfig(await ownerFor(auth.user, auth.user.id))),
     ),
     route(API.userSharexConfig, async ({ auth, params, reply }) =>
       sendDownload(reply, uploaders.sharexConfig(await ownerFor(auth.user, params.id))),

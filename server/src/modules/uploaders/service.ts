@@ -14,7 +14,10 @@ export type UploadersService = ReturnType<typeof createUploadersService>;
  * server/dist (scripts/server-build.mjs copies them there).
  */
 function readTemplate(name: string): string {
-  return fs.readFileSync(new URL(`./templates/${name}`, import.meta.url), 'utf8');
+  return checkTemplate(
+    name,
+    fs.readFileSync(new URL(`./templates/${name}`, import.meta.url), 'utf8'),
+  );
 }
 
 /** A username as a file name: letters, digits, dots, hyphens and underscores only. */
@@ -23,17 +26,32 @@ export function fileSafe(username: string): string {
   return safe.slice(0, 64) || 'user';
 }
 
-/** Fills a template's placeholders, each already inside single quotes in the script. */
+const PLACEHOLDER = /__UPSHOT_(?:URL|TOKEN|USERNAME)__/g;
+/** The only line a placeholder may sit on: a whole single-quoted assignment. */
+const ASSIGNMENT = /^\s*\$?[A-Za-z_]\w*\s*=\s*'__UPSHOT_(?:URL|TOKEN|USERNAME)__'\s*$/;
+
+/**
+ * Refuses (at start) a template with a placeholder anywhere but in a quoted assignment, where
+ * the escaping below makes any value plain text (a newline in a comment would start code).
+ */
+function checkTemplate(name: string, template: string): string {
+  for (const line of template.split('\n')) {
+    if (line.search(PLACEHOLDER) !== -1 && !ASSIGNMENT.test(line)) {
+      throw new Error(`${name}: a placeholder outside a quoted assignment: ${line.trim()}`);
+    }
+  }
+  return template;
+}
+
+/** Fills the placeholders in one pass (a value holding a placeholder's name stays as it is). */
 function render(template: string, values: Record<string, string>, quote: (s: string) => string) {
-  let out = template;
-  for (const [name, value] of Object.entries(values)) out = out.split(name).join(quote(value));
-  return out;
+  return template.replace(PLACEHOLDER, (name) => quote(values[name] ?? ''));
 }
 
 /** Inside '...' in bash: a quote closes, is escaped, and reopens. */
 const shellQuoted = (s: string) => s.replace(/'/g, `'\\''`);
-/** Inside '...' in PowerShell: a quote is doubled. */
-const powershellQuoted = (s: string) => s.replace(/['\u2018\u2019\u201a\u201b]/g, "''");
+/** Inside '...' in PowerShell: a quote (typographic ones count too) is doubled. */
+const powershellQuoted = (s: string) => s.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q);
 
 export function createUploadersService(deps: { publicUrl: string }) {
   const { publicUrl } = deps;

@@ -18,6 +18,17 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
+/** When an upload was made, in the web app's date format (en-US), in UTC and saying so. */
+const WHEN = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+});
+
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en" style="color-scheme: dark">
@@ -55,7 +66,7 @@ export function confirmDeletionPage(row: UploadRow, signature: string): string {
   return page(
     'Delete file',
     `<h1>Delete this file?</h1>
-<p><span class="file">${escapeHtml(row.original_filename)}</span><br>${escapeHtml(formatBytes(Number(row.size)))}, uploaded ${escapeHtml(row.created_at.slice(0, 10))}</p>
+<p><span class="file">${escapeHtml(row.original_filename)}</span><br>${escapeHtml(formatBytes(Number(row.size)))}, uploaded ${escapeHtml(WHEN.format(new Date(row.created_at)))}</p>
 <p>Its link will stop working. This cannot be undone.</p>
 <form method="post">
 <input type="hidden" name="signature" value="${escapeHtml(signature)}">

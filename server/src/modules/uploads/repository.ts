@@ -137,6 +137,18 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
       return Math.max(0, Number(row.disk_quota) - Number(row.disk_used));
     },
 
+    /** Every storage key of a user's uploads and thumbnails (to remove them with the user). */
+    async storageKeysOf(userId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('uploads')
+        .select(['storage_key', 'thumbnail_key'])
+        .where('user_id', '=', userId)
+        .execute();
+      return rows.flatMap((r) =>
+        r.thumbnail_key ? [r.storage_key, r.thumbnail_key] : [r.storage_key],
+      );
+    },
+
     findById(id: string): Promise<UploadRow | undefined> {
       return db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
     },

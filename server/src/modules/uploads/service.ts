@@ -294,6 +294,20 @@ export function createUploadsService(deps: {
       return rows.length;
     },
 
+    /**
+     * Removes bytes whose rows are gone already (a deleted user's); a failure is logged, and
+     * the orphan sweep removes what is left.
+     */
+    async removeBytes(keys: string[]): Promise<void> {
+      for (const key of keys) {
+        await storage
+          .delete(key)
+          .catch((err: unknown) => deps.onError(err, { storageKey: key, action: 'remove bytes' }));
+      }
+    },
+
+    storageKeysOf: (userId: string) => uploads.storageKeysOf(userId),
+
     // --- deletion links ----------------------------------------------------------------------
 
     /** The upload a deletion link names, when its signature is that upload's; else null. */

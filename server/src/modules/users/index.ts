@@ -7,7 +7,8 @@ import { createUsersRepository } from './repository.ts';
 import { usersRoutes } from './routes.ts';
 import { createUsersService, type UsersService } from './service.ts';
 
-export { toUserResponse } from './presenter.ts';
+export { toAdminUser, toUserResponse } from './presenter.ts';
+export type { UserChanges, UserFilter, UsersQueries } from './repository.ts';
 export type { AuthUser, NewUser, UsersService, Viewer } from './service.ts';
 
 export function createUsersModule(deps: {

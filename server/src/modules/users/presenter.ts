@@ -1,4 +1,4 @@
-import type { User, UserWithToken } from '@upshot/contract';
+import type { AdminUser, User, UserWithToken } from '@upshot/contract';
 import type { UserRow } from '../../db/schema.ts';
 import type { AuthUser } from './service.ts';
 
@@ -12,6 +12,16 @@ export function toUserResponse(row: UserRow): User {
     diskUsed: Number(row.disk_used),
     diskQuota: Number(row.disk_quota),
     createdAt: row.created_at,
+    mustChangePassword: row.must_change_password === 1,
+  };
+}
+
+/** The user as the Admin screen lists them. */
+export function toAdminUser(row: UserRow): AdminUser {
+  return {
+    ...toUserResponse(row),
+    uploadCount: Number(row.upload_count),
+    lastSeenAt: row.last_seen_at,
   };
 }
 
@@ -28,5 +38,6 @@ export function toAuthUser(row: UserRow): AuthUser {
     username: row.username,
     email: row.email,
     isActive: row.is_active === 1,
+    mustChangePassword: row.must_change_password === 1,
   };
 }

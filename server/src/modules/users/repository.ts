@@ -2,9 +2,24 @@
 import { identityKey } from '@upshot/contract';
 import { uniqueViolation, type Executor } from '../../db/database.ts';
 import type { NewUserRow, UserRow } from '../../db/schema.ts';
+import { likePattern } from '../../db/search.ts';
+import { sql, type SqlBool } from 'kysely';
 
 export type UsersRepository = ReturnType<typeof createUsersRepository>;
-type UsersQueries = ReturnType<typeof usersQueries>;
+export type UsersQueries = ReturnType<typeof usersQueries>;
+
+export type UserFilter = {
+  search?: string;
+  role?: 'user' | 'admin';
+  active?: boolean;
+};
+
+export type UserChanges = Partial<{
+  is_active: 0 | 1;
+  role: 'user' | 'admin';
+  disk_quota: number;
+  username: string;
+}>;
 
 export type InsertResult = { user: UserRow } | { conflict: 'email' | 'username' };
 
@@ -16,6 +31,21 @@ export function createUsersRepository(db: Executor) {
      * Runs fn in a transaction that first takes the bootstrap lock row, so concurrent
      * starters (threads or instances, SQLite or PostgreSQL) run it one after another.
      */
+    /**
+     * Runs fn in a transaction that first takes the `admins` lock row: every change that could
+     * leave no active administrator (deactivating, demoting, deleting) runs one after another.
+     */
+    withAdminsLock<T>(fn: (tx: UsersQueries) => Promise<T>): Promise<T> {
+      return db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('app_locks')
+          .set({ touched_at: new Date().toISOString() })
+          .where('name', '=', 'admins')
+          .execute();
+        return fn(usersQueries(trx));
+      });
+    },
+
     withBootstrapLock<T>(fn: (tx: UsersQueries) => Promise<T>): Promise<T> {
       return db.transaction().execute(async (trx) => {
         await trx
@@ -80,14 +110,91 @@ function usersQueries(db: Executor) {
       return Number(n);
     },
 
-    /** Replaces the API token (its ciphertext and lookup digest); false when there is no such user. */
-    async setApiToken(id: string, encrypted: string, digest: string): Promise<boolean> {
+    /**
+     * Replaces the API token (its ciphertext and lookup digest) if it is still the one whose
+     * digest is `previousDigest`; false otherwise.
+     */
+    async setApiToken(
+      id: string,
+      previousDigest: string,
+      encrypted: string,
+      digest: string,
+    ): Promise<boolean> {
       const res = await db
         .updateTable('users')
         .set({ api_token_encrypted: encrypted, api_token_digest: digest })
         .where('id', '=', id)
+        .where('api_token_digest', '=', previousDigest)
         .executeTakeFirst();
       return Number(res.numUpdatedRows) > 0;
+    },
+
+    /** A page of users, newest first, and how many match in all. */
+    async list(
+      filter: UserFilter,
+      page: { offset: number; limit: number },
+    ): Promise<{ rows: UserRow[]; total: number }> {
+      let q = db.selectFrom('users');
+      if (filter.search) {
+        const pattern = likePattern(identityKey(filter.search));
+        q = q.where(
+          sql<SqlBool>`(username_key like ${pattern} escape '\\' or email_key like ${pattern} escape '\\')`,
+        );
+      }
+      if (filter.role) q = q.where('role', '=', filter.role);
+      if (filter.active !== undefined) q = q.where('is_active', '=', filter.active ? 1 : 0);
+      const [rows, count] = await Promise.all([
+        q
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute(),
+        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    /** Active administrators other than `except`. */
+    async countOtherActiveAdmins(except: string): Promise<number> {
+      const { n } = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('role', '=', 'admin')
+        .where('is_active', '=', 1)
+        .where('id', '!=', except)
+        .executeTakeFirstOrThrow();
+      return Number(n);
+    },
+
+    /** Applies changes; a username taken already is a conflict; undefined for no such user. */
+    async update(
+      id: string,
+      changes: UserChanges,
+    ): Promise<{ user: UserRow } | { conflict: 'username' } | undefined> {
+      const set = {
+        ...changes,
+        ...(changes.username !== undefined ? { username_key: identityKey(changes.username) } : {}),
+      };
+      try {
+        const user = await db
+          .updateTable('users')
+          .set(set)
+          .where('id', '=', id)
+          .returningAll()
+          .executeTakeFirst();
+        return user ? { user } : undefined;
+      } catch (err) {
+        if (uniqueViolation(err) === null) throw err;
+        return { conflict: 'username' };
+      }
+    },
+
+    /** Deletes the user; their uploads, tags, sessions and the rest go with them (cascades). */
+    async delete(id: string): Promise<boolean> {
+      const res = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return Number(res.numDeletedRows) > 0;
     },
 
     async setActive(id: string, active: boolean): Promise<void> {

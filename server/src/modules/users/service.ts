@@ -7,7 +7,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { decrypt, encrypt, hmacHex, randomToken, type Keys } from '../../lib/crypto.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { toAuthUser } from './presenter.ts';
-import type { UsersRepository } from './repository.ts';
+import type { UserChanges, UserFilter, UsersQueries, UsersRepository } from './repository.ts';
 
 /** The user a request carries (request.auth): who, with what role, and whether active. */
 export type AuthUser = {
@@ -16,6 +16,8 @@ export type AuthUser = {
   username: string;
   email: string;
   isActive: boolean;
+  /** A temporary password was set: only changing it (and signing out) is allowed. */
+  mustChangePassword: boolean;
 };
 
 /** Enough of a user to decide what they may see or change. */
@@ -81,6 +83,13 @@ export function createUsersService(deps: {
     }
   }
 
+  /** Refuses a change that would leave no active administrator but `id`. */
+  async function keepAnAdmin(tx: UsersQueries, id: string): Promise<void> {
+    if ((await tx.countOtherActiveAdmins(id)) === 0) {
+      throw new ConflictError('Upshot needs at least one active administrator');
+    }
+  }
+
   async function insert(
     repo: Pick<UsersRepository, 'insert'>,
     row: Awaited<ReturnType<typeof buildRow>>,
@@ -108,19 +117,76 @@ export function createUsersService(deps: {
     /** Replaces a user's API token (themself or an admin): the old one stops working at once. */
     async regenerateApiToken(viewer: Viewer, id: string): Promise<string> {
       mayManage(viewer, id);
+      const current = await get(id);
       const { token, columns } = newApiToken();
       const { api_token_encrypted: encrypted, api_token_digest: digest } = columns;
-      if (!(await users.setApiToken(id, encrypted, digest))) {
-        throw new NotFoundError('User not found');
+      // Only over the token read above: of two regenerations at once, one token is handed out.
+      if (!(await users.setApiToken(id, current.api_token_digest, encrypted, digest))) {
+        throw new ConflictError('The API token was replaced meanwhile; reload to see the new one');
       }
       return token;
     },
 
-    /** Whether password is this user's (false for an unknown user). */
-    async checkPassword(id: string, password: string): Promise<boolean> {
+    /** A page of users (newest first) and how many match. */
+    list: (filter: UserFilter, page: { offset: number; limit: number }) => users.list(filter, page),
+
+    /**
+     * Changes a user (administrators). Deactivating or demoting the last active administrator
+     * is refused, checked under the `admins` lock so two such changes cannot both pass.
+     */
+    async update(id: string, changes: UserChanges): Promise<{ before: UserRow; after: UserRow }> {
+      return users.withAdminsLock(async (tx) => {
+        const before = await tx.findById(id);
+        if (!before) throw new NotFoundError('User not found');
+        const losesAdmin =
+          before.role === 'admin' &&
+          before.is_active === 1 &&
+          (changes.is_active === 0 || changes.role === 'user');
+        if (losesAdmin) await keepAnAdmin(tx, id);
+        const result = await tx.update(id, changes);
+        if (!result) throw new NotFoundError('User not found');
+        if ('conflict' in result)
+          throw new ConflictError('A user with this username already exists');
+        return { before, after: result.user };
+      });
+    },
+
+    /**
+     * Deletes a user (administrators): never oneself, never the last active administrator.
+     * Their uploads, tags, sessions and chunked sessions go with the row; answers the row.
+     */
+    async delete(actor: Viewer, id: string): Promise<UserRow> {
+      if (actor.id === id) throw new ConflictError('You cannot delete your own account');
+      return users.withAdminsLock(async (tx) => {
+        const row = await tx.findById(id);
+        if (!row) throw new NotFoundError('User not found');
+        if (row.role === 'admin' && row.is_active === 1) await keepAnAdmin(tx, id);
+        await tx.delete(id);
+        return row;
+      });
+    },
+
+    /**
+     * Whether password is this user's; answers the hash it was checked against (to change it
+     * only if nobody changed it meanwhile), or null when it is not (or no such user).
+     */
+    async checkPassword(id: string, password: string): Promise<string | null> {
       const row = await users.findById(id);
       const ok = await verifyPassword(row?.password_hash ?? (await dummyHash), password);
-      return row !== undefined && ok;
+      return row !== undefined && ok ? row.password_hash : null;
+    },
+
+    /** What a desktop uploader is made from: the user's name and API token (themself or an admin). */
+    async uploaderOwner(
+      viewer: Viewer,
+      id: string,
+    ): Promise<{ username: string; apiToken: string }> {
+      mayManage(viewer, id);
+      const row = await get(id);
+      return {
+        username: row.username,
+        apiToken: decrypt(keys.tokenCipher, row.api_token_encrypted),
+      };
     },
 
     /**
@@ -130,10 +196,15 @@ export function createUsersService(deps: {
     async verifyCredentials(
       email: string,
       password: string,
-    ): Promise<{ user: AuthUser | null; passwordOk: boolean }> {
+    ): Promise<{ user: AuthUser | null; passwordOk: boolean; passwordHash: string | null }> {
       const row = await users.findByEmail(email);
       const ok = await verifyPassword(row?.password_hash ?? (await dummyHash), password);
-      return { user: row ? toAuthUser(row) : null, passwordOk: row !== undefined && ok };
+      return {
+        user: row ? toAuthUser(row) : null,
+        passwordOk: row !== undefined && ok,
+        // The hash that was checked: a session opens only while it is still the user's.
+        passwordHash: row?.password_hash ?? null,
+      };
     },
 
     /** A desktop client's personal API token -> its user (active or not); null when unknown. */

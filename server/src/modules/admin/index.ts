@@ -1,0 +1,32 @@
+/** The admin module's only door: managing users (and, next, access requests and the audit log). */
+import type { Db } from '../../db/database.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { AuthService } from '../auth/index.ts';
+import type { ChunkedUploadsService } from '../chunked-uploads/index.ts';
+import type { Module } from '../module.ts';
+import type { UploadsService } from '../uploads/index.ts';
+import type { UsersService } from '../users/index.ts';
+import { createAdminRepository } from './repository.ts';
+import { adminRoutes } from './routes.ts';
+import { createAdminService, type AdminService } from './service.ts';
+
+export type { AdminService } from './service.ts';
+
+export function createAdminModule(deps: {
+  db: Db;
+  users: UsersService;
+  auth: AuthService;
+  uploads: UploadsService;
+  chunked: ChunkedUploadsService;
+  clock: Clock;
+  publicUrl: string;
+}): Module & { service: AdminService } {
+  const service = createAdminService({ admin: createAdminRepository(deps.db), ...deps });
+  return {
+    name: 'admin',
+    routes: adminRoutes({ admin: service, users: deps.users }),
+    jobs: [],
+    tasks: {},
+    service,
+  };
+}
