@@ -332,3 +332,21 @@ describe('an upload refused before its body is read', () => {
     expect(tmpFiles()).toEqual([]);
   });
 });
+
+describe('a file name as browsers and curl send it', () => {
+  it('reads a quote sent as %22 (their form encoding) back as a quote', async () => {
+    const boundary = 'quoted-name-boundary';
+    const body = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="say %22hi%22.txt"\r\n` +
+        `Content-Type: text/plain\r\n\r\nhi\r\n--${boundary}--\r\n`,
+    );
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/api/upload',
+      headers: { ...owner.auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload: body,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().upload.originalFilename).toBe('say "hi".txt');
+  });
+});

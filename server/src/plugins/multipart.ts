@@ -94,7 +94,8 @@ export function readMultipartFile(
       stream.pipe(file);
       settleStart.resolve({
         fields,
-        filename: filename ?? '',
+        // Browsers and curl (7.81+) send a quote in a file name as %22 (WHATWG form encoding).
+        filename: (filename ?? '').replace(/%22/g, '"'),
         mimeType: mime ?? '',
         stream: file,
         finished,

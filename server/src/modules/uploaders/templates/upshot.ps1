@@ -1,0 +1,471 @@
+# Upshot upload script for Windows PowerShell 5.1 and PowerShell 7, made for one account.
+#
+#   .\upshot.ps1 [-Private | -Public] FILE...
+#
+# Uploads each file, prints its link (one per line) and puts the link(s) on the clipboard.
+# Files over 100 MiB go in chunks; when such an upload is cut short, running the script again
+# on the same file sends only the chunks the server lacks.
+#
+# This file holds your personal API token: keep it to yourself. The environment variables
+# UPSHOT_URL and UPSHOT_TOKEN take the place of the values written below.
+#
+# When Windows refuses to run a downloaded script, unblock it once:
+#   Unblock-File .\upshot.ps1
+# or run it with: powershell -ExecutionPolicy Bypass -File .\upshot.ps1 FILE
+
+[CmdletBinding()]
+param(
+    [switch]$Private,
+    [switch]$Public,
+    [Alias('h')]
+    [switch]$Help,
+    [Parameter(Position = 0, ValueFromRemainingArguments = $true)]
+    [string[]]$Path
+)
+
+$DefaultUrl = '__UPSHOT_URL__'
+$DefaultToken = '__UPSHOT_TOKEN__'
+$UserName = '__UPSHOT_USERNAME__'
+
+# The server's limits: a simple upload takes up to 100 MiB; larger files go in chunks of the
+# size the server answers (50 MiB today).
+$SimpleLimit = 104857600
+$ChunkGuess = 52428800
+
+$BaseUrl = $DefaultUrl
+if ($env:UPSHOT_URL) { $BaseUrl = $env:UPSHOT_URL }
+$BaseUrl = $BaseUrl.TrimEnd('/')
+$Token = $DefaultToken
+if ($env:UPSHOT_TOKEN) { $Token = $env:UPSHOT_TOKEN }
+$Token = $Token.Trim()
+
+$ErrorActionPreference = 'Stop'
+
+function Show-Usage {
+    @"
+Usage: .\upshot.ps1 [-Private | -Public] FILE...
+
+Uploads each FILE to $BaseUrl as $UserName, prints its link and copies the
+link(s) to the clipboard. Files over 100 MiB are sent in chunks; run the same command
+again to resume an interrupted upload.
+
+  -Private   make the uploads private (only you can open the links)
+  -Public    make the uploads public
+  -Help      show this help
+
+Without -Private or -Public your default privacy from Settings applies.
+UPSHOT_URL and UPSHOT_TOKEN in the environment override the server and the token.
+"@
+}
+
+function Write-UpshotError([string]$Message) { $Host.UI.WriteErrorLine("upshot: $Message") }
+function Write-UpshotNote([string]$Message) { Write-Host "upshot: $Message" }
+
+if ($Help) {
+    Show-Usage
+    exit 0
+}
+if ($Private -and $Public) {
+    Write-UpshotError 'choose -Private or -Public, not both'
+    exit 2
+}
+if (-not $Path -or $Path.Count -eq 0) {
+    Show-Usage | Write-Host
+    exit 2
+}
+
+# $null: the user's default privacy from Settings decides.
+$IsPublic = $null
+if ($Private) { $IsPublic = $false }
+if ($Public) { $IsPublic = $true }
+
+# --- HTTP ----------------------------------------------------------------------------------
+# Invoke-RestMethod in Windows PowerShell 5.1 cannot send multipart forms, so every request
+# goes through one HttpClient, the same on 5.1 and 7.
+
+Add-Type -AssemblyName System.Net.Http
+try {
+    [Net.ServicePointManager]::SecurityProtocol = [Net.ServicePointManager]::SecurityProtocol -bor [Net.SecurityProtocolType]::Tls12
+} catch { }
+$Client = [System.Net.Http.HttpClient]::new()
+$Client.Timeout = [TimeSpan]::FromHours(1)
+$Client.DefaultRequestHeaders.ExpectContinue = $false
+[void]$Client.DefaultRequestHeaders.TryAddWithoutValidation('X-API-Token', $Token)
+[void]$Client.DefaultRequestHeaders.TryAddWithoutValidation('User-Agent', 'upshot-script/1 (PowerShell)')
+
+$script:TokenRefused = $false
+
+# The innermost exception's message: the one that names the cause.
+function Get-Reason($Exception) {
+    $e = $Exception
+    while ($null -ne $e.InnerException) { $e = $e.InnerException }
+    return $e.Message
+}
+
+# Sends one request (and disposes its content). Status 0 means no answer; Json is the parsed
+# body, or $null.
+function Invoke-Upshot([string]$Method, [string]$Route, [System.Net.Http.HttpContent]$Content) {
+    $request = [System.Net.Http.HttpRequestMessage]::new([System.Net.Http.HttpMethod]::new($Method), "$BaseUrl$Route")
+    if ($null -ne $Content) { $request.Content = $Content }
+    $result = [pscustomobject]@{ Status = 0; Json = $null; Text = ''; Failure = '' }
+    try {
+        $response = $Client.SendAsync($request).GetAwaiter().GetResult()
+        try {
+            $result.Status = [int]$response.StatusCode
+            $result.Text = $response.Content.ReadAsStringAsync().GetAwaiter().GetResult()
+        } finally {
+            $response.Dispose()
+        }
+    } catch {
+        $result.Failure = Get-Reason $_.Exception
+    } finally {
+        $request.Dispose()
+    }
+    if ($result.Text) {
+        try { $result.Json = $result.Text | ConvertFrom-Json } catch { $result.Json = $null }
+    }
+    return $result
+}
+
+# Worth another try: no answer at all, or a server error. Answers 4xx are final.
+function Test-Transient($Result) {
+    return ($Result.Status -eq 0 -or $Result.Status -ge 500)
+}
+
+function Write-Failure([string]$FileName, $Result) {
+    if ($Result.Status -eq 0) {
+        Write-UpshotError "${FileName}: could not reach the server at $BaseUrl ($($Result.Failure))"
+        return
+    }
+    $message = $null
+    if ($null -ne $Result.Json) { $message = [string]$Result.Json.message }
+    if ($Result.Status -eq 401) {
+        $script:TokenRefused = $true
+        Write-UpshotError 'the server refused the API token; download a fresh script from Settings'
+    } elseif ($Result.Status -eq 413 -and $message) {
+        Write-UpshotError "${FileName}: $message"
+    } elseif ($message) {
+        Write-UpshotError "${FileName}: $message (HTTP $($Result.Status))"
+    } else {
+        Write-UpshotError "${FileName}: the server answered HTTP $($Result.Status)"
+    }
+}
+
+function New-JsonContent($Value) {
+    $json = ConvertTo-Json $Value -Compress
+    return [System.Net.Http.StringContent]::new($json, [System.Text.Encoding]::UTF8, 'application/json')
+}
+
+# A file part: the name in plain ASCII, and in full (UTF-8) as filename* when it differs.
+function Add-FilePart([System.Net.Http.MultipartFormDataContent]$Form, [System.Net.Http.HttpContent]$Part, [string]$Field, [string]$FileName) {
+    $ascii = $FileName -replace '[^\x20-\x7E]|["\\]', '_'
+    $disposition = [System.Net.Http.Headers.ContentDispositionHeaderValue]::new('form-data')
+    # An unquoted name: busboy reads filename* only from a header that does not start
+    # form-data; name="..." (its fast path for that shape stops at filename).
+    $disposition.Name = $Field
+    $disposition.FileName = '"' + $ascii + '"'
+    if ($ascii -cne $FileName) { $disposition.FileNameStar = $FileName }
+    $Part.Headers.ContentDisposition = $disposition
+    $Part.Headers.ContentType = [System.Net.Http.Headers.MediaTypeHeaderValue]::new('application/octet-stream')
+    $Form.Add($Part)
+}
+
+# --- simple upload (up to 100 MiB) ---------------------------------------------------------
+
+function Send-Simple([System.IO.FileInfo]$File) {
+    $form = [System.Net.Http.MultipartFormDataContent]::new()
+    # The fields come before the file: the server reads the file as it streams.
+    if ($null -ne $IsPublic) {
+        $flag = 'false'
+        if ($IsPublic) { $flag = 'true' }
+        $form.Add([System.Net.Http.StringContent]::new($flag), 'isPublic')
+    }
+    $stream = [System.IO.File]::Open($File.FullName, [System.IO.FileMode]::Open, [System.IO.FileAccess]::Read, [System.IO.FileShare]::Read)
+    $content = [System.Net.Http.StreamContent]::new($stream)
+    Add-FilePart $form $content 'file' $File.Name
+    $activity = "Uploading $($File.Name)"
+    Write-Progress -Activity $activity -Status ('{0:N1} MiB' -f ($File.Length / 1048576))
+    # The request disposes the form, and with it the file stream.
+    $result = Invoke-Upshot 'POST' '/api/upload' $form
+    Write-Progress -Activity $activity -Completed
+    if ($result.Status -ne 201) {
+        Write-Failure $File.Name $result
+        return $null
+    }
+    return [string]$result.Json.url
+}
+
+# --- chunked upload (over 100 MiB), resumable ----------------------------------------------
+
+function Get-StatePath([string]$Key) {
+    $dir = $env:LOCALAPPDATA
+    if (-not $dir) { $dir = [Environment]::GetFolderPath('LocalApplicationData') }
+    $sha = [System.Security.Cryptography.SHA256]::Create()
+    try {
+        $bytes = $sha.ComputeHash([System.Text.Encoding]::UTF8.GetBytes($Key))
+    } finally {
+        $sha.Dispose()
+    }
+    $hex = -join ($bytes | ForEach-Object { $_.ToString('x2') })
+    return [System.IO.Path]::Combine($dir, 'Upshot', "$hex.json")
+}
+
+# The session id saved for this file (same server, path, size and time), or $null.
+function Read-State([string]$StatePath, [string]$Key) {
+    if (-not [System.IO.File]::Exists($StatePath)) { return $null }
+    try {
+        $state = [System.IO.File]::ReadAllText($StatePath) | ConvertFrom-Json
+        if ([string]$state.key -ceq $Key -and $state.uploadId) { return [string]$state.uploadId }
+    } catch { }
+    return $null
+}
+
+function Save-State([string]$StatePath, [string]$Key, [string]$UploadId) {
+    try {
+        [void][System.IO.Directory]::CreateDirectory([System.IO.Path]::GetDirectoryName($StatePath))
+        $json = ConvertTo-Json ([ordered]@{ key = $Key; uploadId = $UploadId })
+        [System.IO.File]::WriteAllText($StatePath, $json)
+    } catch {
+        Write-UpshotNote "cannot write $StatePath; an interrupted upload will start over"
+    }
+}
+
+function Remove-State([string]$StatePath) {
+    try { [System.IO.File]::Delete($StatePath) } catch { }
+}
+
+# Starts a session: answers @{ UploadId; ChunkSize; TotalChunks; Received }, or $null.
+function Start-ChunkedUpload([System.IO.FileInfo]$File) {
+    $guess = [long]$ChunkGuess
+    for ($try = 0; $try -lt 2; $try++) {
+        $totalChunks = [long][math]::Ceiling($File.Length / $guess)
+        $payload = [ordered]@{
+            filename = $File.Name
+            mimeType = ''
+            totalSize = [long]$File.Length
+            totalChunks = $totalChunks
+        }
+        if ($null -ne $IsPublic) { $payload.isPublic = [bool]$IsPublic }
+        $result = Invoke-Upshot 'POST' '/api/chunked-upload/init' (New-JsonContent $payload)
+        # A server set up with another chunk size says which in its refusal.
+        if ($result.Status -eq 400 -and $try -eq 0 -and $null -ne $result.Json -and
+            [string]$result.Json.message -match '(\d+)-byte chunks') {
+            $guess = [long]$Matches[1]
+            continue
+        }
+        if ($result.Status -ne 201) {
+            Write-Failure $File.Name $result
+            return $null
+        }
+        $chunkSize = [long]$result.Json.chunkSize
+        if (-not $result.Json.uploadId -or $chunkSize -le 0 -or
+            [long][math]::Ceiling($File.Length / $chunkSize) -ne $totalChunks) {
+            Write-UpshotError "$($File.Name): the server's answer to the start of the upload is not understood"
+            return $null
+        }
+        return @{
+            UploadId = [string]$result.Json.uploadId
+            ChunkSize = $chunkSize
+            TotalChunks = $totalChunks
+            Received = @()
+        }
+    }
+    return $null
+}
+
+# Reads $Count bytes at $Offset into $script:Buffer; answers how many it read.
+function Read-Chunk([System.IO.FileStream]$Stream, [long]$Offset, [int]$Count) {
+    [void]$Stream.Seek($Offset, [System.IO.SeekOrigin]::Begin)
+    $done = 0
+    while ($done -lt $Count) {
+        $n = $Stream.Read($script:Buffer, $done, $Count - $done)
+        if ($n -le 0) { break }
+        $done += $n
+    }
+    return $done
+}
+
+# Sends chunk $Index ($Count bytes of $script:Buffer): fields uploadId and chunkIndex, then the
+# bytes. Tries again after no answer or a server error, and while the server still holds the
+# chunk for a request that was cut short (409 "already being received", up to half a minute).
+# Answers 'sent', 'completing' (the session is already being completed) or 'failed'.
+function Send-Chunk([string]$FileName, [string]$UploadId, [long]$Index, [int]$Count) {
+    $attempt = 1
+    $busy = 0
+    while ($true) {
+        $form = [System.Net.Http.MultipartFormDataContent]::new()
+        $form.Add([System.Net.Http.StringContent]::new($UploadId), 'uploadId')
+        $form.Add([System.Net.Http.StringContent]::new([string]$Index), 'chunkIndex')
+        $bytes = [System.Net.Http.ByteArrayContent]::new($script:Buffer, 0, $Count)
+        Add-FilePart $form $bytes 'chunk' 'blob'
+        $result = Invoke-Upshot 'POST' '/api/chunked-upload/chunk' $form
+        if ($result.Status -eq 204) { return 'sent' }
+        if ($result.Status -eq 409 -and $null -ne $result.Json) {
+            $message = [string]$result.Json.message
+            if ($message -match 'already complete|being completed') { return 'completing' }
+            if ($message -match 'being received' -and $busy -lt 8) {
+                $busy++
+                Start-Sleep -Seconds 4
+                continue
+            }
+        }
+        if ((Test-Transient $result) -and $attempt -lt 3) {
+            Start-Sleep -Seconds (2 * $attempt)
+            $attempt++
+            continue
+        }
+        Write-Failure $FileName $result
+        return 'failed'
+    }
+}
+
+# Joins the chunks; answers the link or $null. Repeating it is safe (the server answers the
+# same upload), so failures that may be passing are tried again.
+function Complete-Upload([string]$FileName, [string]$UploadId) {
+    $attempt = 1
+    while ($true) {
+        $result = Invoke-Upshot 'POST' '/api/chunked-upload/complete' (New-JsonContent @{ uploadId = $UploadId })
+        if ($result.Status -eq 201 -or $result.Status -eq 200) { return [string]$result.Json.url }
+        if (((Test-Transient $result) -or $result.Status -eq 409) -and $attempt -lt 6) {
+            Start-Sleep -Seconds (2 * $attempt)
+            $attempt++
+            continue
+        }
+        Write-Failure $FileName $result
+        return $null
+    }
+}
+
+function Send-Chunked([System.IO.FileInfo]$File) {
+    $name = $File.Name
+    $key = '{0}|{1}|{2}|{3}' -f $BaseUrl, $File.Length, $File.LastWriteTimeUtc.Ticks, $File.FullName
+    $statePath = Get-StatePath $key
+    $session = $null
+
+    $saved = Read-State $statePath $key
+    if ($saved) {
+        $result = Invoke-Upshot 'GET' "/api/chunked-upload/$saved" $null
+        if ($result.Status -eq 200 -and $null -ne $result.Json -and [long]$result.Json.totalSize -eq $File.Length) {
+            $received = @($result.Json.receivedChunks | Where-Object { $null -ne $_ } | ForEach-Object { [long]$_ })
+            $session = @{
+                UploadId = $saved
+                ChunkSize = [long]$result.Json.chunkSize
+                TotalChunks = [long]$result.Json.totalChunks
+                Received = $received
+            }
+            Write-UpshotNote ('Resuming upload: {0} of {1} chunks already on the server' -f $received.Count, $session.TotalChunks)
+        } elseif ($result.Status -eq 404 -or $result.Status -eq 200) {
+            if ($result.Status -eq 404) {
+                Write-UpshotNote "${name}: the earlier upload session is gone (expired or removed); starting over"
+            }
+            Remove-State $statePath
+        } else {
+            Write-Failure $name $result
+            return $null
+        }
+    }
+    if ($null -eq $session) {
+        $session = Start-ChunkedUpload $File
+        if ($null -eq $session) { return $null }
+        Save-State $statePath $key $session.UploadId
+    }
+
+    $chunkSize = [long]$session.ChunkSize
+    $total = [long]$session.TotalChunks
+    if ($chunkSize -le 0 -or [long][math]::Ceiling($File.Length / $chunkSize) -ne $total) {
+        Write-UpshotError "${name}: the server's answer about the upload is not understood"
+        return $null
+    }
+    if ($null -eq $script:Buffer -or $script:Buffer.Length -ne $chunkSize) {
+        $script:Buffer = New-Object byte[] ([int]$chunkSize)
+    }
+    $activity = "Uploading $name"
+    $stream = [System.IO.File]::Open($File.FullName, [System.IO.FileMode]::Open, [System.IO.FileAccess]::Read, [System.IO.FileShare]::Read)
+    try {
+        for ($i = [long]0; $i -lt $total; $i++) {
+            if ($session.Received -contains $i) { continue }
+            Write-Progress -Activity $activity -Status ('chunk {0} of {1}' -f ($i + 1), $total) -PercentComplete ([int](100 * $i / $total))
+            $offset = $i * $chunkSize
+            $count = [int][math]::Min($chunkSize, $File.Length - $offset)
+            $read = Read-Chunk $stream $offset $count
+            if ($read -ne $count) {
+                Write-UpshotError "${name}: could not read chunk $($i + 1) (the file changed or cannot be read)"
+                return $null
+            }
+            $outcome = Send-Chunk $name $session.UploadId $i $count
+            if ($outcome -eq 'completing') { break }
+            if ($outcome -ne 'sent') { return $null }
+        }
+    } finally {
+        $stream.Dispose()
+        Write-Progress -Activity $activity -Completed
+    }
+    $link = Complete-Upload $name $session.UploadId
+    if ($link) { Remove-State $statePath }
+    return $link
+}
+
+# --- main ----------------------------------------------------------------------------------
+
+# The files an argument names: itself, or what its wildcards match.
+function Resolve-Files([string]$Item) {
+    if (Test-Path -LiteralPath $Item -PathType Leaf) {
+        return Get-Item -LiteralPath $Item -Force
+    }
+    if (Test-Path -LiteralPath $Item -PathType Container) {
+        Write-UpshotError "not a file: $Item"
+        return
+    }
+    if ([System.Management.Automation.WildcardPattern]::ContainsWildcardCharacters($Item)) {
+        $found = @(Get-Item -Path $Item -Force -ErrorAction SilentlyContinue | Where-Object { $_ -is [System.IO.FileInfo] })
+        if ($found.Count -gt 0) { return $found }
+    }
+    Write-UpshotError "file not found: $Item"
+}
+
+$script:Buffer = $null
+$links = New-Object System.Collections.Generic.List[string]
+$failed = $false
+foreach ($item in $Path) {
+    if ($script:TokenRefused) { break }
+    $files = @(Resolve-Files $item)
+    if ($files.Count -eq 0) {
+        $failed = $true
+        continue
+    }
+    foreach ($file in $files) {
+        if ($script:TokenRefused) { break }
+        if ($file -isnot [System.IO.FileInfo]) {
+            Write-UpshotError "not a file: $item"
+            $failed = $true
+            continue
+        }
+        $link = $null
+        try {
+            if ($file.Length -le $SimpleLimit) {
+                $link = Send-Simple $file
+            } else {
+                $link = Send-Chunked $file
+            }
+        } catch {
+            Write-UpshotError ('{0}: {1}' -f $file.Name, (Get-Reason $_.Exception))
+        }
+        if ($link) {
+            Write-Output $link
+            $links.Add([string]$link)
+        } else {
+            $failed = $true
+        }
+    }
+}
+if ($script:TokenRefused) { $failed = $true }
+
+if ($links.Count -gt 0 -and (Get-Command Set-Clipboard -ErrorAction SilentlyContinue)) {
+    try {
+        Set-Clipboard -Value ($links -join [Environment]::NewLine)
+    } catch { }
+}
+$Client.Dispose()
+
+if ($failed) { exit 1 }
+exit 0

@@ -1,0 +1,477 @@
+#!/usr/bin/env bash
+# Upshot upload script (Linux and macOS: bash 3.2+ and curl), made for one account.
+#
+#   upshot.sh [--private | --public] FILE...
+#
+# Uploads each file, prints its link (one per line) and copies the links to the clipboard
+# (wl-copy, xclip or pbcopy). Files over 100 MiB go in chunks; when such an upload is cut
+# short, running the script again on the same file sends only the chunks the server lacks.
+#
+# This file holds your personal API token: keep it to yourself. UPSHOT_URL and UPSHOT_TOKEN
+# in the environment take the place of the values written below.
+
+default_url='__UPSHOT_URL__'
+default_token='__UPSHOT_TOKEN__'
+username='__UPSHOT_USERNAME__'
+
+url=${UPSHOT_URL:-$default_url}
+while [ "${url%/}" != "$url" ]; do url=${url%/}; done
+token=${UPSHOT_TOKEN:-$default_token}
+
+# The server's limits: a simple upload takes up to 100 MiB, larger files go in chunks (the
+# server says how large in its answer; 50 MiB today).
+simple_limit=104857600
+chunk_guess=52428800
+prog=upshot
+
+usage() {
+  cat <<EOF
+Usage: upshot.sh [--private | --public] FILE...
+
+Uploads each FILE to $url as $username, prints its link and copies the
+link(s) to the clipboard. Files over 100 MiB are sent in chunks; run the same command
+again to resume an interrupted upload.
+
+Options:
+  --private    make the uploads private (only you can open the links)
+  --public     make the uploads public
+  -h, --help   show this help
+
+Without --private or --public your default privacy from Settings applies.
+UPSHOT_URL and UPSHOT_TOKEN in the environment override the server and the token.
+EOF
+}
+
+say() { printf '%s\n' "$prog: $*" >&2; }
+
+# --- arguments -----------------------------------------------------------------------------
+
+privacy=""
+files=()
+only_files=0
+for arg in "$@"; do
+  if [ "$only_files" = 1 ]; then
+    files+=("$arg")
+    continue
+  fi
+  case $arg in
+    --) only_files=1 ;;
+    -h | --help) usage; exit 0 ;;
+    --private) privacy=false ;;
+    --public) privacy=true ;;
+    -?*) say "unknown option: $arg (see --help)"; exit 2 ;;
+    *) files+=("$arg") ;;
+  esac
+done
+if [ "${#files[@]}" -eq 0 ]; then
+  usage >&2
+  exit 2
+fi
+if ! command -v curl >/dev/null 2>&1; then
+  say "curl is required but was not found"
+  exit 1
+fi
+
+# --- working files ---------------------------------------------------------------------------
+
+umask 077
+work=$(mktemp -d "${TMPDIR:-/tmp}/upshot.XXXXXX") || {
+  say "could not create a temporary directory"
+  exit 1
+}
+trap 'rm -rf "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+state_dir="${XDG_STATE_HOME:-$HOME/.local/state}/upshot"
+
+# Escapes a value for a double-quoted string (curl's config file and -F file names).
+dq_escape() { printf '%s' "$1" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g'; }
+
+# The token goes to curl in a config file rather than on its command line, where any local
+# user could read it in the process list.
+token=$(printf '%s' "$token" | tr -d '\r\n')
+{
+  printf 'header = "X-API-Token: %s"\n' "$(dq_escape "$token")"
+  printf 'user-agent = "upshot-script/1 (bash)"\n'
+} >"$work/curlrc"
+
+if [ -t 2 ]; then
+  progress_opts=(--progress-bar)
+  interactive=1
+else
+  progress_opts=(-sS)
+  interactive=0
+fi
+
+# --- JSON (the server's answers are one line; no jq needed) --------------------------------
+
+soh=$(printf '\001')
+# json_string KEY JSON: the first string value of KEY, unescaped.
+json_string() {
+  printf '%s' "$2" |
+    grep -oE "\"$1\"[[:space:]]*:[[:space:]]*\"([^\"\\\\]|\\\\.)*\"" |
+    head -n 1 |
+    sed -E -e "s/^\"$1\"[[:space:]]*:[[:space:]]*\"//" -e 's/"$//' \
+      -e "s/\\\\\\\\/$soh/g" -e 's/\\"/"/g' -e 's/\\\//\//g' -e 's/\\[nrt]/ /g' \
+      -e "s/$soh/\\\\/g"
+}
+# json_number KEY JSON: the first number value of KEY.
+json_number() {
+  printf '%s' "$2" | grep -oE "\"$1\"[[:space:]]*:[[:space:]]*[0-9]+" | head -n 1 | grep -oE '[0-9]+$'
+}
+# json_numbers KEY JSON: the numbers of KEY's array, separated by spaces.
+json_numbers() {
+  printf '%s' "$2" | grep -oE "\"$1\"[[:space:]]*:[[:space:]]*\\[[0-9,[:space:]]*\\]" | head -n 1 |
+    sed -E 's/^.*\[//' | tr -c '0-9' ' '
+}
+# A string as JSON (control characters dropped: the server refuses them anyway).
+json_quote() {
+  printf '"%s"' "$(printf '%s' "$1" | tr -d '\000-\037\177' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')"
+}
+
+# --- HTTP ------------------------------------------------------------------------------------
+
+# request [curl options...]: sets status (000 when no answer), body and curl_rc.
+request() {
+  : >"$work/body"
+  status=$(curl -K "$work/curlrc" --connect-timeout 30 -o "$work/body" -w '%{http_code}' "$@")
+  curl_rc=$?
+  [ -n "$status" ] || status=000
+  body=$(cat "$work/body")
+}
+
+# Whether the last request failed in a way worth another try: no connection or no answer,
+# or a server error. Answers 4xx are final.
+transient() {
+  case $curl_rc in
+    0) [ "$status" -ge 500 ] ;;
+    5 | 6 | 7 | 18 | 28 | 35 | 52 | 55 | 56) return 0 ;;
+    *) return 1 ;;
+  esac
+}
+
+token_refused=0
+# fail_request FILE: explains the last request's failure on stderr.
+fail_request() {
+  local message
+  if [ "$curl_rc" -ne 0 ]; then
+    say "$1: could not reach the server at $url (curl exit code $curl_rc)"
+    return
+  fi
+  message=$(json_string message "$body")
+  case $status in
+    401)
+      token_refused=1
+      say "the server refused the API token; download a fresh script from Settings"
+      ;;
+    413) say "$1: ${message:-the file is too large (HTTP 413)}" ;;
+    *)
+      if [ -n "$message" ]; then
+        say "$1: $message (HTTP $status)"
+      else
+        say "$1: the server answered HTTP $status"
+      fi
+      ;;
+  esac
+}
+
+# --- files -----------------------------------------------------------------------------------
+
+# file_stat FILE: "size mtime" (GNU stat, then BSD stat).
+file_stat() {
+  stat -c '%s %Y' -- "$1" 2>/dev/null || stat -f '%z %m' -- "$1" 2>/dev/null
+}
+
+absolute_path() {
+  local dir
+  dir=$(cd -P -- "$(dirname -- "$1")" && pwd -P) || return 1
+  printf '%s/%s' "${dir%/}" "$(basename -- "$1")"
+}
+
+# A type from the file's contents; empty when `file` is missing or knows no more than "bytes"
+# (then the server goes by the file name).
+guess_mime() {
+  local type
+  command -v file >/dev/null 2>&1 || return 0
+  type=$(file --mime-type -b -- "$1" 2>/dev/null) || return 0
+  case $type in
+    application/octet-stream | application/x-empty | inode/* | *[!a-zA-Z0-9.+/_-]* | */*/*) ;;
+    ?*/?*) printf '%s' "$type" ;;
+  esac
+}
+
+hash_key() {
+  if command -v sha256sum >/dev/null 2>&1; then
+    printf '%s' "$1" | sha256sum | cut -d ' ' -f 1
+  elif command -v shasum >/dev/null 2>&1; then
+    printf '%s' "$1" | shasum -a 256 | cut -d ' ' -f 1
+  else
+    printf '%s' "$1" | cksum | tr ' ' '-'
+  fi
+}
+
+byte_count() {
+  local n
+  n=$(wc -c <"$1" 2>/dev/null) || return 1
+  printf '%s' $((n + 0))
+}
+
+# --- simple upload ---------------------------------------------------------------------------
+
+# upload_simple FILE NAME MIME: prints the link.
+upload_simple() {
+  local -a form
+  form=()
+  [ -n "$privacy" ] && form+=(-F "isPublic=$privacy")
+  form+=(-F "file=@\"$(dq_escape "$1")\";filename=\"$(dq_escape "$2")\";type=${3:-application/octet-stream}")
+  request "${progress_opts[@]}" "${form[@]}" "$url/api/upload"
+  if [ "$curl_rc" -ne 0 ] || [ "$status" != 201 ]; then
+    fail_request "$1"
+    return 1
+  fi
+  link=$(json_string url "$body")
+  [ -n "$link" ] || { say "$1: the server's answer has no link"; return 1; }
+}
+
+# --- chunked upload --------------------------------------------------------------------------
+
+# send_chunk FILE INDEX: sends chunk INDEX of the upload, trying again after a network error
+# or a server error, and while the server still holds the chunk for a request that was cut
+# short (409 "already being received", for up to half a minute).
+send_chunk() {
+  local file=$1 index=$2 offset size got attempt=1 busy=0 message
+  offset=$((index * chunk_size))
+  size=$chunk_size
+  [ $((offset + size)) -gt "$file_size" ] && size=$((file_size - offset))
+  tail -c +$((offset + 1)) -- "$file" 2>/dev/null | head -c "$size" >"$work/chunk"
+  got=$(byte_count "$work/chunk")
+  if [ "$got" != "$size" ]; then
+    say "$file: could not read chunk $((index + 1)) (the file changed or cannot be read)"
+    return 2
+  fi
+  while :; do
+    request "${progress_opts[@]}" -F "uploadId=$upload_id" -F "chunkIndex=$index" \
+      -F "chunk=@\"$(dq_escape "$work/chunk")\";type=application/octet-stream" \
+      "$url/api/chunked-upload/chunk"
+    [ "$curl_rc" -eq 0 ] && [ "$status" = 204 ] && return 0
+    if [ "$curl_rc" -eq 0 ] && [ "$status" = 409 ]; then
+      message=$(json_string message "$body")
+      case $message in
+        *"already complete"* | *"being completed"*) return 3 ;; # completion takes over
+        *"being received"*)
+          busy=$((busy + 1))
+          if [ "$busy" -le 8 ]; then
+            sleep 4
+            continue
+          fi
+          ;;
+      esac
+    fi
+    if transient && [ "$attempt" -lt 3 ]; then
+      sleep $((attempt * 2))
+      attempt=$((attempt + 1))
+      continue
+    fi
+    fail_request "$file"
+    return 1
+  done
+}
+
+# complete_upload FILE: joins the chunks; sets link. Repeating it is safe (the server answers
+# the same upload), so failures that may be passing are tried again.
+complete_upload() {
+  local attempt=1 body_json
+  body_json="{\"uploadId\":$(json_quote "$upload_id")}"
+  while :; do
+    request -sS -H 'Content-Type: application/json' --data-binary "$body_json" \
+      "$url/api/chunked-upload/complete"
+    if [ "$curl_rc" -eq 0 ] && { [ "$status" = 201 ] || [ "$status" = 200 ]; }; then
+      link=$(json_string url "$body")
+      [ -n "$link" ] && return 0
+      say "$1: the server's answer has no link"
+      return 1
+    fi
+    if { transient || [ "$status" = 409 ]; } && [ "$attempt" -lt 6 ]; then
+      sleep $((attempt * 2))
+      attempt=$((attempt + 1))
+      continue
+    fi
+    fail_request "$1"
+    return 1
+  done
+}
+
+# init_upload FILE NAME MIME: starts a session; sets upload_id, chunk_size, total_chunks.
+init_upload() {
+  local size_guess=$chunk_guess tries=0 payload message
+  while :; do
+    total_chunks=$(((file_size + size_guess - 1) / size_guess))
+    payload="{\"filename\":$(json_quote "$2"),\"mimeType\":$(json_quote "$3"),\"totalSize\":$file_size,\"totalChunks\":$total_chunks"
+    [ -n "$privacy" ] && payload="$payload,\"isPublic\":$privacy"
+    payload="$payload}"
+    request -sS -H 'Content-Type: application/json' --data-binary "$payload" \
+      "$url/api/chunked-upload/init"
+    if [ "$curl_rc" -eq 0 ] && [ "$status" = 400 ] && [ "$tries" = 0 ]; then
+      # A server set up with another chunk size says which in its refusal.
+      message=$(json_string message "$body")
+      case $message in
+        *"-byte chunks"*)
+          size_guess=$(printf '%s' "$message" | grep -oE '[0-9]+-byte chunks' | grep -oE '^[0-9]+')
+          tries=1
+          [ -n "$size_guess" ] && [ "$size_guess" -gt 0 ] && continue
+          ;;
+      esac
+    fi
+    if [ "$curl_rc" -ne 0 ] || [ "$status" != 201 ]; then
+      fail_request "$1"
+      return 1
+    fi
+    upload_id=$(json_string uploadId "$body")
+    chunk_size=$(json_number chunkSize "$body")
+    if [ -z "$upload_id" ] || [ -z "$chunk_size" ] || [ "$chunk_size" -le 0 ] ||
+      [ $(((file_size + chunk_size - 1) / chunk_size)) != "$total_chunks" ]; then
+      say "$1: the server's answer to the start of the upload is not understood"
+      return 1
+    fi
+    received=" "
+    return 0
+  done
+}
+
+# resume_upload FILE: asks the server about the session in the state file; sets
+# received, chunk_size and total_chunks, or empties upload_id when it must start over.
+resume_upload() {
+  local total have count=0 n
+  request -sS "$url/api/chunked-upload/$upload_id"
+  if [ "$curl_rc" -eq 0 ] && [ "$status" = 404 ]; then
+    say "$1: the earlier upload session is gone (expired or removed); starting over"
+    upload_id=""
+    return 0
+  fi
+  if [ "$curl_rc" -ne 0 ] || [ "$status" != 200 ]; then
+    fail_request "$1"
+    return 1
+  fi
+  total=$(json_number totalSize "$body")
+  chunk_size=$(json_number chunkSize "$body")
+  total_chunks=$(json_number totalChunks "$body")
+  if [ "$total" != "$file_size" ] || [ -z "$chunk_size" ] || [ -z "$total_chunks" ]; then
+    upload_id=""
+    return 0
+  fi
+  have=$(json_numbers receivedChunks "$body")
+  received=" "
+  for n in $have; do
+    received="$received$n "
+    count=$((count + 1))
+  done
+  say "Resuming upload: $count of $total_chunks chunks already on the server"
+}
+
+# upload_chunked FILE NAME MIME ABSPATH MTIME: prints the link.
+upload_chunked() {
+  local file=$1 key state saved_key saved_id i rc
+  upload_id=""
+  key="$url|$file_size|$5|$4"
+  state="$state_dir/$(hash_key "$key")"
+  if [ -f "$state" ]; then
+    { IFS= read -r saved_key; IFS= read -r saved_id; } <"$state"
+    if [ "$saved_key" = "key=$key" ] && [ -n "${saved_id#upload_id=}" ]; then
+      upload_id=${saved_id#upload_id=}
+      resume_upload "$file" || return 1
+    fi
+    [ -n "$upload_id" ] || rm -f -- "$state"
+  fi
+  if [ -z "$upload_id" ]; then
+    init_upload "$file" "$2" "$3" || return 1
+    if mkdir -p -- "$state_dir" 2>/dev/null &&
+      printf 'key=%s\nupload_id=%s\n' "$key" "$upload_id" >"$state.tmp" &&
+      mv -f -- "$state.tmp" "$state"; then
+      :
+    else
+      say "$file: note: cannot write $state_dir; an interrupted upload will start over"
+    fi
+  fi
+
+  i=0
+  while [ "$i" -lt "$total_chunks" ]; do
+    case $received in
+      *" $i "*) ;;
+      *)
+        [ "$interactive" = 1 ] && printf 'chunk %s/%s\n' $((i + 1)) "$total_chunks" >&2
+        send_chunk "$file" "$i"
+        rc=$?
+        [ "$rc" = 3 ] && break
+        [ "$rc" = 0 ] || return 1
+        ;;
+    esac
+    i=$((i + 1))
+  done
+  complete_upload "$file" || return 1
+  rm -f -- "$state"
+}
+
+# --- main ------------------------------------------------------------------------------------
+
+links=""
+failed=0
+for f in "${files[@]}"; do
+  if [ "$token_refused" = 1 ]; then
+    failed=1
+    break
+  fi
+  if [ ! -e "$f" ]; then
+    say "file not found: $f"
+    failed=1
+    continue
+  fi
+  if [ -d "$f" ]; then
+    say "not a file: $f"
+    failed=1
+    continue
+  fi
+  if [ ! -r "$f" ]; then
+    say "cannot read file: $f"
+    failed=1
+    continue
+  fi
+  info=$(file_stat "$f")
+  file_size=${info%% *}
+  mtime=${info#* }
+  case "$file_size$mtime" in
+    '' | *[!0-9]*)
+      say "cannot read file: $f"
+      failed=1
+      continue
+      ;;
+  esac
+  name=$(basename -- "$f")
+  mime=$(guess_mime "$f")
+  link=""
+  [ "$interactive" = 1 ] && say "uploading $name"
+  if [ "$file_size" -le "$simple_limit" ]; then
+    upload_simple "$f" "$name" "$mime" || { failed=1; continue; }
+  else
+    abs=$(absolute_path "$f") || abs=$f
+    upload_chunked "$f" "$name" "$mime" "$abs" "$mtime" || { failed=1; continue; }
+  fi
+  printf '%s\n' "$link"
+  if [ -z "$links" ]; then links=$link; else links="$links
+$link"; fi
+done
+
+if [ -n "$links" ]; then
+  copied=""
+  if [ -n "${WAYLAND_DISPLAY:-}" ] && command -v wl-copy >/dev/null 2>&1; then
+    printf '%s' "$links" | wl-copy >/dev/null 2>&1 && copied=1
+  elif [ -n "${DISPLAY:-}" ] && command -v xclip >/dev/null 2>&1; then
+    printf '%s' "$links" | xclip -selection clipboard >/dev/null 2>&1 && copied=1
+  elif command -v pbcopy >/dev/null 2>&1; then
+    printf '%s' "$links" | pbcopy >/dev/null 2>&1 && copied=1
+  fi
+  [ -n "$copied" ] && [ "$interactive" = 1 ] && say "copied to the clipboard"
+fi
+
+exit "$failed"
