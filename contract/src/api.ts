@@ -6,6 +6,21 @@
  * web client takes its types from it.
  */
 import { z } from 'zod';
+import {
+  AccessRequestSubmitted,
+  AuditLogQuery,
+  AuditLogResponse,
+  CreateAccessRequest,
+  DecideAccessRequest,
+  DecideAccessRequestResponse,
+  InviteInfo,
+  InviteParams,
+  ListAccessRequestsQuery,
+  ListAccessRequestsResponse,
+  RegisterRequest,
+  SendInviteRequest,
+  SendInviteResponse,
+} from './access.ts';
 import { AuthResponse, LoginRequest } from './auth.ts';
 import { ROUTES, type RouteSpec } from './routes.ts';
 import { PreferencesResponse, UpdatePreferencesRequest } from './preferences.ts';
@@ -216,6 +231,66 @@ export const API = {
     params: UserIdParams,
     responses: { 200: null },
     produces: ['text/plain'],
+  }),
+
+  register: endpoint(ROUTES.register, {
+    tag: 'Auth',
+    summary: 'Accept an invitation: set a password and sign in',
+    description:
+      'The invitation is single-use and valid 7 days; an invalid, used or expired one answers 400 `This invitation is invalid or has expired`. Limited like sign-in.',
+    body: RegisterRequest,
+    responses: { 200: AuthResponse },
+  }),
+  inviteInfo: endpoint(ROUTES.inviteInfo, {
+    tag: 'Auth',
+    summary: 'Who an invitation is for (the registration page)',
+    params: InviteParams,
+    responses: { 200: InviteInfo },
+  }),
+
+  requestAccess: endpoint(ROUTES.requestAccess, {
+    tag: 'Access requests',
+    summary: 'Ask for an account (no sign-in)',
+    description:
+      'Limited to 5 an hour per address. A second pending request for one email answers 409. Every accepted request gets the same answer.',
+    body: CreateAccessRequest,
+    responses: { 201: AccessRequestSubmitted },
+  }),
+  listAccessRequests: endpoint(ROUTES.listAccessRequests, {
+    tag: 'Access requests',
+    summary: 'Access requests, newest first (administrators)',
+    query: ListAccessRequestsQuery,
+    responses: { 200: ListAccessRequestsResponse },
+  }),
+  decideAccessRequest: endpoint(ROUTES.decideAccessRequest, {
+    tag: 'Access requests',
+    summary: 'Approve or reject a pending request (administrators)',
+    description:
+      'Approving creates the user with an invitation and emails the link; rejecting emails a short notice. Only pending requests (else 409).',
+    params: IdParams,
+    body: DecideAccessRequest,
+    responses: { 200: DecideAccessRequestResponse },
+  }),
+  deleteAccessRequest: endpoint(ROUTES.deleteAccessRequest, {
+    tag: 'Access requests',
+    summary: 'Delete an access request (administrators)',
+    params: IdParams,
+    responses: { 204: null },
+  }),
+
+  sendInvite: endpoint(ROUTES.sendInvite, {
+    tag: 'Users',
+    summary: 'Email a user their credentials and invitation (administrators)',
+    description:
+      'Answers 503 when email is not configured or the mail server refused or did not answer within 10 seconds.',
+    body: SendInviteRequest,
+    responses: { 200: SendInviteResponse },
+  }),
+  auditLog: endpoint(ROUTES.auditLog, {
+    tag: 'Users',
+    summary: "Administrators' actions, newest first (administrators)",
+    query: AuditLogQuery,
+    responses: { 200: AuditLogResponse },
   }),
 
   uploadFile: endpoint(ROUTES.uploadFile, {

@@ -32,6 +32,8 @@ export const ERROR_CODES = [
   'rate_limited',
   /** The user must choose a new password before anything else (a temporary one was set). */
   'password_change_required',
+  /** Email is not configured, or the mail server refused or did not answer. */
+  'email_not_sent',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

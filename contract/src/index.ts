@@ -1,5 +1,6 @@
 // The whole contract, schemas included (the server; the web imports types only from here and
 // values from '@upshot/contract/constants').
+export * from './access.ts';
 export * from './api.ts';
 export * from './auth.ts';
 export * from './constants.ts';

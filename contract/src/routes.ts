@@ -24,6 +24,18 @@ export const ROUTES = {
   login: { method: 'POST', path: '/api/auth/login', access: 'public' },
   logout: { method: 'POST', path: '/api/auth/logout', access: 'user' },
   me: { method: 'GET', path: '/api/auth/me', access: 'user' },
+  register: { method: 'POST', path: '/api/auth/register', access: 'public' },
+  inviteInfo: { method: 'GET', path: '/api/auth/invites/:code', access: 'public' },
+
+  // access requests
+  requestAccess: { method: 'POST', path: '/api/access-requests', access: 'public' },
+  listAccessRequests: { method: 'GET', path: '/api/access-requests', access: 'admin' },
+  decideAccessRequest: { method: 'PATCH', path: '/api/access-requests/:id', access: 'admin' },
+  deleteAccessRequest: { method: 'DELETE', path: '/api/access-requests/:id', access: 'admin' },
+
+  // email and the audit log
+  sendInvite: { method: 'POST', path: '/api/email/send-invite', access: 'admin' },
+  auditLog: { method: 'GET', path: '/api/audit-log', access: 'admin' },
 
   // users
   listUsers: { method: 'GET', path: '/api/users', access: 'admin' },

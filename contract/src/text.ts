@@ -31,3 +31,15 @@ export const WholeNumber = z.union([
     .regex(/^[0-9]{1,9}$/, 'must be a whole number')
     .transform(Number),
 ]);
+
+/** Control characters but line breaks: refused in text typed in a textarea. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_BUT_LINES = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/** Free text over several lines (a textarea): at most `max` characters, no other controls. */
+export function multilineText(max: number) {
+  return z
+    .string()
+    .max(max)
+    .refine((s) => !CONTROL_BUT_LINES.test(s), NO_CONTROL);
+}

@@ -8,6 +8,7 @@ import type { Job } from './jobs/scheduler.ts';
 import { createTasksRepository } from './jobs/tasks-repository.ts';
 import { createBackground, type Background } from './jobs/tasks.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { createMailer, type Mailer } from './lib/mailer.ts';
 import { loggableUrl } from './lib/logger.ts';
 import { deriveKeys } from './lib/crypto.ts';
 import { createFileHasher } from './lib/file-hasher.ts';
@@ -44,6 +45,8 @@ export type AppDeps = {
   chunkSize?: number;
   /** How sign-in pauses for a limited account (tests pass one that does not wait). */
   sleep?: (ms: number) => Promise<void>;
+  /** How email goes out (tests pass one with a short timeout); by default SMTP_URL's. */
+  mailer?: Mailer;
 };
 
 export type App = FastifyInstance;
@@ -128,12 +131,18 @@ export async function buildApp(deps: AppDeps) {
     db,
     users: users.service,
     auth: auth.service,
+    preferences: preferences.service,
+    mailer: deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
     uploads: uploads.service,
     chunked: chunkedUploads.service,
     clock,
     publicUrl: config.publicUrl,
   });
-  const uploaders = createUploadersModule({ users: users.service, publicUrl: config.publicUrl });
+  const uploaders = createUploadersModule({
+    users: users.service,
+    publicUrl: config.publicUrl,
+    recordDownload: admin.service.recordConfigDownload,
+  });
   const serving = createServingModule({ uploads: uploads.service, storage, log });
   const system = createSystemModule({
     config: {

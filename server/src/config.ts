@@ -1,7 +1,7 @@
 /** Reads the environment once. The only module allowed to touch process.env. */
 import fs from 'node:fs';
 import { z } from 'zod';
-import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_QUOTA_BYTES, Email } from '@upshot/contract';
+import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_QUOTA_BYTES, Email, Username } from '@upshot/contract';
 
 const optional = z
   .string()
@@ -22,7 +22,14 @@ const EnvSchema = z.object({
   SECRET_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   ADMIN_EMAIL: optional.pipe(Email.optional()),
   ADMIN_PASSWORD: optional.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
-  ADMIN_USERNAME: optional.pipe(z.string().min(1).max(50).optional()),
+  ADMIN_USERNAME: optional.pipe(Username.optional()),
+  SMTP_URL: optional.pipe(
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://user:pass@host:port or smtps://...')
+      .optional(),
+  ),
+  MAIL_FROM: optional.pipe(z.string().max(320).optional()),
   DEFAULT_QUOTA_BYTES: z.coerce.number().int().nonnegative().default(DEFAULT_QUOTA_BYTES),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_UPLOAD_BYTES),
   FFMPEG_PATH: z.string().default('ffmpeg'),
@@ -47,6 +54,10 @@ export type Config = {
   ffmpegPath: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   trustProxy: boolean;
+  /** smtp:// or smtps:// URL with credentials; unset: email is not configured. */
+  smtpUrl: string | undefined;
+  /** The From of every email. */
+  mailFrom: string;
   webDistDir: string;
   /** Upshot's version (the root package.json). */
   version: string;
@@ -69,10 +80,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     port: e.PORT,
     host: e.HOST,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     secretKey: e.SECRET_KEY,
@@ -82,6 +94,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ffmpegPath: e.FFMPEG_PATH,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `Upshot <upshot@${new URL(publicUrl).hostname}>`,
     // Two levels up from server/src (source) and server/dist (bundle) alike.
     webDistDir: new URL('../../web/dist', import.meta.url).pathname,
     version: APP_VERSION,

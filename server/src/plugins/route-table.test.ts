@@ -166,6 +166,29 @@ function samples(): Partial<Record<EndpointName, Input>> {
     updateUser: { params: { id: owner.user.id }, body: { diskQuota: 1_000_000 } },
     deleteUser: { params: { id: owner.user.id } },
     resetPassword: { params: { id: owner.user.id } },
+    register: {
+      body: { inviteCode: 'not-an-invite', password: 'a good password', username: 'me' },
+    },
+    inviteInfo: { params: { code: 'not-an-invite' } },
+    requestAccess: {
+      body: {
+        email: 'visitor@example.com',
+        name: 'A Visitor',
+        reason: 'I would like to share files',
+      },
+    },
+    listAccessRequests: { query: { status: 'pending', page: '1', limit: '20' } },
+    decideAccessRequest: { params: { id: 'a1b2c3' }, body: { status: 'approved' } },
+    deleteAccessRequest: { params: { id: 'a1b2c3' } },
+    sendInvite: {
+      body: {
+        to: 'someone@example.com',
+        username: 'someone',
+        tempPassword: 'temporary-pass',
+        inviteCode: 'code',
+      },
+    },
+    auditLog: { query: { actor: owner.user.id, action: 'user.created', page: '1', limit: '20' } },
     changePassword: {
       params: { id: owner.user.id },
       body: { currentPassword: 'not the password', newPassword: 'a new password' },

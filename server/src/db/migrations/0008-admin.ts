@@ -5,7 +5,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * - users.last_seen_at: when the user last signed in or used a session (at most once a minute);
  * - invites: single-use invitation codes, stored only as a digest, each for one user and until
  *   its expiry;
- * - access_requests: visitors asking for an account (pending, approved or rejected);
+ * - access_requests: visitors asking for an account (pending, approved or rejected), at most
+ *   one pending per email;
  * - audit_log: every administrator action, with who, what, on whom and when;
  * - the app_locks row `admins`, which changes to administrators take first, so two of them
  *   can never together leave no active administrator.
@@ -43,10 +44,13 @@ export const m0008Admin: Migration = {
       .on('access_requests')
       .columns(['status', 'created_at'])
       .execute();
+    // At most one pending request per email, the same on both engines (a partial index).
     await db.schema
-      .createIndex('access_requests_email_idx')
+      .createIndex('access_requests_pending_email_key')
       .on('access_requests')
-      .columns(['email_key', 'status'])
+      .column('email_key')
+      .unique()
+      .where(sql.ref('status'), '=', 'pending')
       .execute();
 
     await db.schema

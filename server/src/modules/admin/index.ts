@@ -1,9 +1,11 @@
-/** The admin module's only door: managing users (and, next, access requests and the audit log). */
+/** The admin module's only door: users, access requests, their emails, and the audit log. */
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Mailer } from '../../lib/mailer.ts';
 import type { AuthService } from '../auth/index.ts';
 import type { ChunkedUploadsService } from '../chunked-uploads/index.ts';
 import type { Module } from '../module.ts';
+import type { PreferencesService } from '../preferences/index.ts';
 import type { UploadsService } from '../uploads/index.ts';
 import type { UsersService } from '../users/index.ts';
 import { createAdminRepository } from './repository.ts';
@@ -11,13 +13,16 @@ import { adminRoutes } from './routes.ts';
 import { createAdminService, type AdminService } from './service.ts';
 
 export type { AdminService } from './service.ts';
+export { ACCESS_REQUEST_LIMIT, usernameFrom } from './service.ts';
 
 export function createAdminModule(deps: {
   db: Db;
   users: UsersService;
   auth: AuthService;
+  preferences: PreferencesService;
   uploads: UploadsService;
   chunked: ChunkedUploadsService;
+  mailer: Mailer;
   clock: Clock;
   publicUrl: string;
 }): Module & { service: AdminService } {

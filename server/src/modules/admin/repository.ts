@@ -1,17 +1,121 @@
-/** Every SQL query of administration: invitations and the audit log. */
-import type { Executor } from '../../db/database.ts';
-import type { AuditLogTable, InviteRow } from '../../db/schema.ts';
+/** Every SQL query of administration: access requests and the audit log. */
+import { identityKey } from '@upshot/contract';
+import { uniqueViolation, type Executor } from '../../db/database.ts';
+import type { AccessRequestRow, AuditLogRow, AuditLogTable } from '../../db/schema.ts';
 
 export type AdminRepository = ReturnType<typeof createAdminRepository>;
 
+type Page = { offset: number; limit: number };
+
 export function createAdminRepository(db: Executor) {
   return {
-    async insertInvite(row: Omit<InviteRow, 'used_at'>): Promise<void> {
-      await db.insertInto('invites').values(row).execute();
+    // --- access requests ----------------------------------------------------------------------
+
+    /**
+     * Inserts a pending request; false when one is pending for the same email already (a
+     * partial unique index on the email's normal form, so two at once make one).
+     */
+    async insertRequest(
+      row: Omit<AccessRequestRow, 'email_key' | 'status' | 'decided_at' | 'decided_by'>,
+    ): Promise<boolean> {
+      try {
+        await db
+          .insertInto('access_requests')
+          .values({
+            ...row,
+            email_key: identityKey(row.email),
+            status: 'pending',
+            decided_at: null,
+            decided_by: null,
+          })
+          .execute();
+        return true;
+      } catch (err) {
+        if (uniqueViolation(err) === null) throw err;
+        return false;
+      }
     },
+
+    findRequest(id: string): Promise<AccessRequestRow | undefined> {
+      return db.selectFrom('access_requests').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    async listRequests(
+      status: AccessRequestRow['status'] | undefined,
+      page: Page,
+    ): Promise<{ rows: AccessRequestRow[]; total: number }> {
+      let q = db.selectFrom('access_requests');
+      if (status) q = q.where('status', '=', status);
+      const [rows, count] = await Promise.all([
+        q
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute(),
+        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
+    },
+
+    /** Decides a request only while it is pending; undefined when it was not. */
+    decideRequest(
+      id: string,
+      status: 'approved' | 'rejected',
+      by: string,
+      at: string,
+    ): Promise<AccessRequestRow | undefined> {
+      return db
+        .updateTable('access_requests')
+        .set({ status, decided_by: by, decided_at: at })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    /** Puts a decided request back to pending (its approval could not make the account). */
+    async reopenRequest(id: string): Promise<void> {
+      await db
+        .updateTable('access_requests')
+        .set({ status: 'pending', decided_by: null, decided_at: null })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async deleteRequest(id: string): Promise<AccessRequestRow | undefined> {
+      return db
+        .deleteFrom('access_requests')
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+    },
+
+    // --- audit log ----------------------------------------------------------------------------
 
     async audit(row: AuditLogTable): Promise<void> {
       await db.insertInto('audit_log').values(row).execute();
+    },
+
+    async auditLog(
+      filter: { actorId?: string; action?: string },
+      page: Page,
+    ): Promise<{ rows: AuditLogRow[]; total: number }> {
+      let q = db.selectFrom('audit_log');
+      if (filter.actorId) q = q.where('actor_id', '=', filter.actorId);
+      if (filter.action) q = q.where('action', '=', filter.action);
+      const [rows, count] = await Promise.all([
+        q
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute(),
+        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows, total: Number(count.n) };
     },
   };
 }

@@ -1,9 +1,14 @@
 /** Every SQL query on sessions and sign-in rate-limit counters. */
 import type { Executor } from '../../db/database.ts';
-import type { SessionRow } from '../../db/schema.ts';
+import type { InviteRow, SessionRow, UserRow } from '../../db/schema.ts';
+import { identityKey } from '@upshot/contract';
+import { uniqueViolation } from '../../db/database.ts';
 import type { AuthUser } from '../users/index.ts';
 
 export type AuthRepository = ReturnType<typeof createAuthRepository>;
+
+/** Rolls the acceptance back: the invitation's user is gone or deactivated. */
+class InviteUnusable extends Error {}
 
 export function createAuthRepository(db: Executor) {
   return {
@@ -111,6 +116,83 @@ export function createAuthRepository(db: Executor) {
         await sessions.execute();
         return Number(res.numUpdatedRows) > 0;
       });
+    },
+
+    async insertInvite(row: Omit<InviteRow, 'used_at'>): Promise<void> {
+      await db.insertInto('invites').values(row).execute();
+    },
+
+    /** An unused, unexpired invitation by its code's digest, with its user. */
+    async findInvite(
+      codeDigest: string,
+      now: string,
+    ): Promise<{ invite: InviteRow; user: UserRow } | undefined> {
+      const invite = await db
+        .selectFrom('invites')
+        .selectAll()
+        .where('code_digest', '=', codeDigest)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', now)
+        .executeTakeFirst();
+      if (!invite) return undefined;
+      const user = await db
+        .selectFrom('users')
+        .selectAll()
+        .where('id', '=', invite.user_id)
+        .executeTakeFirst();
+      return user ? { invite, user } : undefined;
+    },
+
+    /**
+     * Accepts an invitation in one transaction: marks it used (only if it still is unused and
+     * unexpired, so of two registrations with one code exactly one gets here), sets the
+     * password and clears the must-change flag, renames the user if asked, signs out any
+     * session, and opens the new one. Answers what happened.
+     */
+    async acceptInvite(input: {
+      codeDigest: string;
+      now: string;
+      passwordHash: string;
+      username?: string;
+      session: Omit<SessionRow, 'user_id'>;
+    }): Promise<{ userId: string } | 'invalid' | 'username-taken'> {
+      try {
+        return await db.transaction().execute(async (trx) => {
+          const invite = await trx
+            .updateTable('invites')
+            .set({ used_at: input.now })
+            .where('code_digest', '=', input.codeDigest)
+            .where('used_at', 'is', null)
+            .where('expires_at', '>', input.now)
+            .returning(['id', 'user_id'])
+            .executeTakeFirst();
+          if (!invite) return 'invalid' as const;
+          const updated = await trx
+            .updateTable('users')
+            .set({
+              password_hash: input.passwordHash,
+              must_change_password: 0,
+              last_seen_at: input.now,
+              ...(input.username !== undefined
+                ? { username: input.username, username_key: identityKey(input.username) }
+                : {}),
+            })
+            .where('id', '=', invite.user_id)
+            .where('is_active', '=', 1)
+            .executeTakeFirst();
+          if (Number(updated.numUpdatedRows) === 0) throw new InviteUnusable();
+          await trx.deleteFrom('sessions').where('user_id', '=', invite.user_id).execute();
+          await trx
+            .insertInto('sessions')
+            .values({ ...input.session, user_id: invite.user_id })
+            .execute();
+          return { userId: invite.user_id };
+        });
+      } catch (err) {
+        if (err instanceof InviteUnusable) return 'invalid';
+        if (uniqueViolation(err) !== null) return 'username-taken';
+        throw err;
+      }
     },
 
     async deleteUserSessions(userId: string): Promise<void> {

@@ -26,6 +26,20 @@ export function authRoutes(deps: { auth: AuthService; users: UsersService }) {
       return undefined;
     }),
 
+    route(API.register, async ({ body, request }) => {
+      const { token, userId } = await auth.register({
+        ...body,
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+      });
+      return toAuthResponse(token, await users.get(userId));
+    }),
+
+    route(API.inviteInfo, async ({ params, request, reply }) => {
+      reply.header('cache-control', 'no-store');
+      return auth.inviteInfo(params.code, request.ip);
+    }),
+
     route(API.me, async ({ auth: caller }) => toUserResponse(await users.get(caller.user.id))),
   ];
 }

@@ -1,7 +1,9 @@
 /** Sign-in with its rate limits, sessions (30-day sliding expiry) and token authentication. */
 import crypto from 'node:crypto';
 import { identityKey } from '@upshot/contract';
+import { INVITE_TTL_MS } from '@upshot/contract';
 import {
+  ConflictError,
   ForbiddenError,
   RateLimitError,
   UnauthorizedError,
@@ -28,6 +30,8 @@ export const LIMITED_ACCOUNT_LANE_MS = LOGIN_LIMIT.windowMs / LOGIN_LIMIT.max;
 export const LIMITED_ACCOUNT_DELAY_MS = 1000;
 
 export type Auth = { user: AuthUser; sessionId: string | null };
+
+export const INVALID_INVITE = 'This invitation is invalid or has expired';
 
 /** A temporary password: 16 characters from an alphabet without look-alikes (about 90 bits). */
 export function temporaryPassword(): string {
@@ -104,6 +108,29 @@ export function createAuthService(deps: {
     }
     if (accountLimited) await sleep(LIMITED_ACCOUNT_DELAY_MS);
     return { user, passwordHash };
+  }
+
+  /**
+   * Counts one attempt under key in a fixed window and refuses it (429, naming `what`) past
+   * max: the counter lives in the database, so it holds across instances.
+   */
+  async function limitAttempts(
+    key: string,
+    limit: { max: number; windowMs: number },
+    what: string,
+  ): Promise<void> {
+    const now = clock.now().getTime();
+    const windowStart = now - (now % limit.windowMs);
+    if ((await auth.hitRateLimit(key, windowStart)) > limit.max) {
+      const retryAfter = Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000));
+      const minutes = Math.ceil(retryAfter / 60);
+      throw new RateLimitError(
+        retryAfter >= 120
+          ? `Too many ${what}. Try again in ${minutes} minutes.`
+          : `Too many ${what}. Try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`,
+        retryAfter,
+      );
+    }
   }
 
   return {
@@ -210,6 +237,70 @@ export function createAuthService(deps: {
         mustChange: true,
       });
       return done ? password : null;
+    },
+
+    limitAttempts,
+
+    /** A single-use invitation for a user, valid INVITE_TTL_MS; only its digest is stored. */
+    async createInvite(userId: string): Promise<{ code: string; expiresAt: string }> {
+      const code = randomToken(24);
+      const now = clock.now();
+      const expiresAt = new Date(now.getTime() + INVITE_TTL_MS).toISOString();
+      await auth.insertInvite({
+        id: crypto.randomUUID(),
+        user_id: userId,
+        code_digest: sha256Hex(code),
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+      });
+      return { code, expiresAt };
+    },
+
+    /** Who an invitation is for; an invalid, used or expired code is refused the same way. */
+    async inviteInfo(code: string, ip: string) {
+      await limitAttempts(`invite:ip:${ip}`, LOGIN_LIMIT, 'attempts');
+      const found = await auth.findInvite(sha256Hex(code), clock.now().toISOString());
+      if (!found || found.user.is_active !== 1) throw new ValidationError(INVALID_INVITE);
+      return {
+        email: found.user.email,
+        username: found.user.username,
+        expiresAt: found.invite.expires_at,
+      };
+    },
+
+    /**
+     * Accepts an invitation: sets the password (and the username, if another is asked for),
+     * uses the invitation up and signs the user in. Limited per address like sign-in.
+     */
+    async register(input: {
+      inviteCode: string;
+      password: string;
+      username?: string;
+      ip: string;
+      userAgent: string | undefined;
+    }): Promise<{ token: string; userId: string }> {
+      await limitAttempts(`register:ip:${input.ip}`, LOGIN_LIMIT, 'attempts');
+      const token = randomToken(32);
+      const now = clock.now();
+      const result = await auth.acceptInvite({
+        codeDigest: sha256Hex(input.inviteCode),
+        now: now.toISOString(),
+        passwordHash: await hashPassword(input.password),
+        username: input.username,
+        session: {
+          id: crypto.randomUUID(),
+          token_digest: sha256Hex(token),
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+          last_used_at: now.toISOString(),
+          user_agent: input.userAgent?.slice(0, 512) ?? null,
+        },
+      });
+      if (result === 'invalid') throw new ValidationError(INVALID_INVITE);
+      if (result === 'username-taken') {
+        throw new ConflictError('A user with this username already exists');
+      }
+      return { token, userId: result.userId };
     },
 
     /** Signs a user out everywhere (their API token is checked against their status apart). */

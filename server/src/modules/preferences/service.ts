@@ -38,6 +38,9 @@ export function createPreferencesService(deps: { preferences: PreferencesReposit
       return next;
     },
 
+    /** Whether this user wants notification emails. */
+    wantsEmail: async (userId: string) => (await get(userId)).emailNotifications,
+
     /** Whether an upload of this user that does not say is public. */
     defaultPublic: async (userId: string) => (await get(userId)).defaultUploadPrivacy,
   };

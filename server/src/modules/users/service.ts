@@ -108,6 +108,9 @@ export function createUsersService(deps: {
 
     get,
 
+    /** A user by email (in its normal form), or undefined. */
+    findByEmail: (email: string) => users.findByEmail(email),
+
     /** A user as themself or an admin sees them (with their token); anyone else is refused. */
     async getAsViewer(viewer: Viewer, id: string): Promise<UserRow> {
       mayManage(viewer, id);

@@ -1,0 +1,58 @@
+/**
+ * Email over SMTP (nodemailer), when SMTP_URL is set. Nothing pretends to send: without it,
+ * `configured` is false and every send answers `{ sent: false }`; a server that refuses or does
+ * not answer is reported the same way within MAIL_TIMEOUT_MS. Logs name the recipient and the
+ * failure, never the message (it may hold a temporary password or an invitation).
+ */
+import nodemailer from 'nodemailer';
+import type { Logger } from './logger.ts';
+
+export const MAIL_TIMEOUT_MS = 10_000;
+
+export type Mail = { to: string; subject: string; text: string; html: string };
+export type MailResult = { sent: true } | { sent: false; reason: 'not-configured' | 'failed' };
+
+export type Mailer = {
+  configured: boolean;
+  send(mail: Mail): Promise<MailResult>;
+};
+
+export function createMailer(deps: {
+  smtpUrl: string | undefined;
+  from: string;
+  log: Logger;
+  timeoutMs?: number;
+}): Mailer {
+  const { smtpUrl, from, log } = deps;
+  const timeoutMs = deps.timeoutMs ?? MAIL_TIMEOUT_MS;
+  if (!smtpUrl) {
+    return { configured: false, send: async () => ({ sent: false, reason: 'not-configured' }) };
+  }
+  const transport = nodemailer.createTransport(smtpUrl, {
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  });
+  // Where the mail goes, for the log: the host only (the URL holds the credentials).
+  const server = new URL(smtpUrl).host;
+
+  return {
+    configured: true,
+    async send(mail) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        await Promise.race([transport.sendMail({ from, ...mail }), timeout]);
+        return { sent: true };
+      } catch (err) {
+        const reason = err instanceof Error ? err.message : String(err);
+        log.warn({ to: mail.to, server, reason }, 'email not sent');
+        return { sent: false, reason: 'failed' };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}
