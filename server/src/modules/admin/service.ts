@@ -112,6 +112,19 @@ export function createAdminService(deps: {
     label: `${row.name} <${row.email}>`,
   });
 
+  /** Emails every active administrator who wants notifications about a new request. */
+  async function notifyAdmins(request: { name: string; email: string; reason: string }) {
+    if (!mailer.configured) return;
+    const admins = await users.list({ role: 'admin', active: true }, { offset: 0, limit: 1000 });
+    await Promise.allSettled(
+      admins.rows.map(async (a) => {
+        if (await deps.preferences.wantsEmail(a.id)) {
+          await mailer.send(newRequestEmail({ to: a.email, request, site }));
+        }
+      }),
+    );
+  }
+
   /** Creates a user under a free username: `base`, then `base2`, `base3`... */
   async function createWithFreeUsername(input: {
     email: string;
@@ -268,11 +281,9 @@ export function createAdminService(deps: {
       if (!(await admin.insertRequest(row))) {
         throw new ConflictError('A request for this email is already pending');
       }
-      const admins = await users.list({ role: 'admin', active: true }, { offset: 0, limit: 100 });
-      for (const a of admins.rows) {
-        if (!(await deps.preferences.wantsEmail(a.id))) continue;
-        await mailer.send(newRequestEmail({ to: a.email, request: row, site }));
-      }
+      // After the answer, all at once: the visitor never waits on a slow mail server (a
+      // notification that fails is logged by the mailer and the request stands).
+      void notifyAdmins(row);
     },
 
     async listRequests(query: {

@@ -114,6 +114,13 @@ export function createAuthRepository(db: Executor) {
         let sessions = trx.deleteFrom('sessions').where('user_id', '=', userId);
         if (keepSessionId !== null) sessions = sessions.where('id', '!=', keepSessionId);
         await sessions.execute();
+        // A password set any other way voids the invitations still open: a link left in a
+        // mailbox must not reset a password chosen (or reset by an administrator) since.
+        await trx
+          .deleteFrom('invites')
+          .where('user_id', '=', userId)
+          .where('used_at', 'is', null)
+          .execute();
         return Number(res.numUpdatedRows) > 0;
       });
     },
