@@ -115,8 +115,19 @@ const SCREENS: Screen[] = [
         .toBeGreaterThan(0);
     },
   },
-  { name: 'settings', path: '/settings', signedIn: true, ready: heading('Settings') },
-  { name: 'profile', path: '/profile', signedIn: true, ready: heading('Profile') },
+  {
+    name: 'settings',
+    path: '/settings',
+    signedIn: true,
+    // The sections' data, not only the heading above their loading skeletons.
+    ready: () => page.getByLabel('API token', { exact: true }).waitFor(),
+  },
+  {
+    name: 'profile',
+    path: '/profile',
+    signedIn: true,
+    ready: () => page.getByText(/^Member since /).waitFor(),
+  },
   { name: 'admin', path: '/admin', signedIn: true, ready: heading('Admin') },
 ];
 

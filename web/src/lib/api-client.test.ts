@@ -2,7 +2,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, mockFetch } from '../test/fetch-mock.ts';
 import { makeUpload, makeUser } from '../test/fixtures.ts';
 import { mockXhr } from '../test/xhr-mock.ts';
-import { api, ApiError, getApiErrorMessage, onUnauthorized } from './api-client.ts';
+import {
+  api,
+  ApiError,
+  filenameFromDisposition,
+  getApiErrorMessage,
+  onUnauthorized,
+} from './api-client.ts';
 
 const pathOf = (request: Request) => new URL(request.url).pathname;
 
@@ -209,5 +215,76 @@ describe('api.upload', () => {
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect(requests[0]!.settled).toBe(true);
     expect(requests[0]!.path).toBe('/api/chunked-upload/chunk');
+  });
+});
+
+describe('api.download', () => {
+  it('fetches the file with the token and reads its name from Content-Disposition', async () => {
+    localStorage.setItem('auth_token', 'tok-9');
+    const { requests } = mockFetch({
+      'GET /api/users/u%201/bash-script': () =>
+        new Response('#!/bin/bash\n', {
+          headers: {
+            'Content-Type': 'text/x-shellscript',
+            'Content-Disposition': 'attachment; filename="upshot-alice.sh"',
+          },
+        }),
+    });
+    const file = await api.download('userBashScript', { params: { id: 'u 1' } });
+    expect(file.filename).toBe('upshot-alice.sh');
+    expect(await file.blob.text()).toBe('#!/bin/bash\n');
+    expect(requests[0]!.headers.get('Authorization')).toBe('Bearer tok-9');
+  });
+
+  it('gives no name when the server sends none', async () => {
+    mockFetch({ 'GET /api/upload/sharex-config': () => new Response('{}') });
+    await expect(api.download('sharexConfig')).resolves.toMatchObject({ filename: null });
+  });
+
+  it('rejects a refusal with an ApiError, and a 401 ends the session', async () => {
+    localStorage.setItem('auth_token', 'tok-9');
+    const listener = vi.fn();
+    const unsubscribe = onUnauthorized(listener);
+    mockFetch({
+      'GET /api/upload/sharex-config': () =>
+        jsonResponse(401, { error: 'unauthorized', message: 'Sign in first' }),
+    });
+    const error = await api.download('sharexConfig').catch((e: unknown) => e);
+    unsubscribe();
+    expect(error).toMatchObject({ status: 401, message: 'Sign in first' });
+    expect(error).toBeInstanceOf(ApiError);
+    expect(listener).toHaveBeenCalledOnce();
+  });
+
+  it('is only for the files a signed-in user downloads', () => {
+    const typeChecks = () => {
+      // @ts-expect-error a JSON endpoint goes through api.call
+      void api.download('listUploads');
+      // @ts-expect-error the public links are not fetched with the session
+      void api.download('file', { params: { slug: 'x' } });
+      // @ts-expect-error the script needs the user's id
+      void api.download('userBashScript');
+    };
+    expect(typeChecks).toBeTypeOf('function');
+  });
+});
+
+describe('filenameFromDisposition', () => {
+  it.each([
+    ['attachment; filename="upshot-alice.sxcu"', 'upshot-alice.sxcu'],
+    ['attachment; filename=upshot-bob.sh', 'upshot-bob.sh'],
+    ['attachment; filename="a \\"quoted\\" name.ps1"', 'a "quoted" name.ps1'],
+    [
+      `attachment; filename="upshot-_.sh"; filename*=UTF-8''upshot-%C3%A9lodie.sh`,
+      'upshot-élodie.sh',
+    ],
+    [`attachment; filename*=UTF-8''bad%E0%A4%A.sh; filename="fallback.sh"`, 'fallback.sh'],
+  ])('reads %j', (header, name) => {
+    expect(filenameFromDisposition(header)).toBe(name);
+  });
+
+  it('is null without a name', () => {
+    expect(filenameFromDisposition(null)).toBeNull();
+    expect(filenameFromDisposition('attachment')).toBeNull();
   });
 });

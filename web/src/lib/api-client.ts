@@ -70,11 +70,40 @@ function sessionRejected(sentToken: string | null) {
   for (const listener of [...unauthorizedListeners]) listener();
 }
 
+// --- Temporary passwords --------------------------------------------------------------------
+
+const passwordChangeListeners = new Set<() => void>();
+
+/**
+ * Called when a call answers 403 `password_change_required`: the session's user signed in with a
+ * temporary password and must choose their own first. Returns the unsubscribe function.
+ */
+export function onPasswordChangeRequired(listener: () => void): () => void {
+  passwordChangeListeners.add(listener);
+  return () => passwordChangeListeners.delete(listener);
+}
+
+function passwordChangeRequired(sentToken: string | null) {
+  if (sentToken === null || sentToken !== getStoredToken()) return;
+  for (const listener of [...passwordChangeListeners]) listener();
+}
+
 // --- Types from the route table -------------------------------------------------------------
 
 /** Endpoints whose request is multipart/form-data (sent with `api.upload`). */
 type FormEndpoint = {
   [N in EndpointName]: Api[N] extends { form: object } ? N : never;
+}[EndpointName];
+
+/** Endpoints a signed-in user downloads a file from (the uploader configs and scripts). */
+type DownloadEndpoint = {
+  [N in EndpointName]: Api[N] extends {
+    produces: readonly string[];
+    access: 'user' | 'admin';
+    method: 'GET';
+  }
+    ? N
+    : never;
 }[EndpointName];
 
 /** Endpoints answered with JSON or nothing (the links serve files, not JSON). */
@@ -153,14 +182,16 @@ function settle<T>(status: number, text: string, sentToken: string | null): T {
   const data = status === 204 ? undefined : parseBody(text);
   if (status >= 200 && status < 300) return data as T;
   if (status === 401) sessionRejected(sentToken);
-  throw toApiError(status, data);
+  const error = toApiError(status, data);
+  if (error.code === 'password_change_required') passwordChangeRequired(sentToken);
+  throw error;
 }
 
 async function call<N extends JsonEndpoint>(
   name: N,
   ...[request]: RequestArgs<N>
 ): Promise<ApiResponse<N>> {
-  const loose = (request ?? {}) as LooseRequest;
+  const loose: LooseRequest = (request as LooseRequest | undefined) ?? {};
   const headers = new Headers({ Accept: 'application/json' });
   const token = getStoredToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
@@ -177,6 +208,49 @@ async function call<N extends JsonEndpoint>(
     signal: loose.signal,
   });
   return settle<ApiResponse<N>>(response.status, await response.text(), token);
+}
+
+/** A downloaded file: its bytes and the name the server gave it (Content-Disposition). */
+export type DownloadedFile = { blob: Blob; filename: string | null };
+
+/** The file name of a Content-Disposition header: `filename*` (RFC 5987) first, then `filename`. */
+export function filenameFromDisposition(header: string | null): string | null {
+  if (!header) return null;
+  const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header);
+  if (extended?.[2]) {
+    try {
+      return decodeURIComponent(extended[2].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // A malformed escape: fall back to the plain parameter.
+    }
+  }
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header);
+  const name = plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2]?.trim();
+  return name || null;
+}
+
+/**
+ * Fetches a file an endpoint serves with the session's token (a plain link could not send it),
+ * for the caller to save. Settles like `call` on a refusal.
+ */
+async function download<N extends DownloadEndpoint>(
+  name: N,
+  ...[request]: RequestArgs<N>
+): Promise<DownloadedFile> {
+  const loose: LooseRequest = (request as LooseRequest | undefined) ?? {};
+  const headers = new Headers();
+  const token = getStoredToken();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  const response = await fetch(urlOf(name, loose), {
+    method: ROUTES[name].method,
+    headers,
+    signal: loose.signal,
+  });
+  if (!response.ok) return settle<never>(response.status, await response.text(), token);
+  return {
+    blob: await response.blob(),
+    filename: filenameFromDisposition(response.headers.get('Content-Disposition')),
+  };
 }
 
 function abortError() {
@@ -239,4 +313,4 @@ function upload<N extends FormEndpoint>(
   });
 }
 
-export const api = { call, upload };
+export const api = { call, upload, download };

@@ -26,6 +26,19 @@ export function formatDate(value: string | number | Date): string {
   return dateFormatter.format(date);
 }
 
+const calendarDateFormatter = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+});
+
+/** en-US date without the time, e.g. `Mar 5, 2025`, in the viewer's time zone. */
+export function formatCalendarDate(value: string | number | Date): string {
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return calendarDateFormatter.format(date);
+}
+
 const dayFormatter = new Intl.DateTimeFormat('en-US', {
   month: 'short',
   day: 'numeric',

@@ -1,10 +1,30 @@
-import { ComingSoon, PageHeader } from '../components/page-header.tsx';
+import { PageHeader } from '../components/page-header.tsx';
+import { useAuth } from '../features/auth/index.ts';
+import { PreferencesCard } from '../features/preferences/index.ts';
+import {
+  AccountInfoCard,
+  ApiTokenCard,
+  ChangePasswordCard,
+  DesktopUploadersCard,
+  StorageUsageCard,
+} from '../features/users/index.ts';
+import { useScrollToHash } from '../lib/use-scroll-to-hash.ts';
 
 export function SettingsPage() {
+  const { user } = useAuth();
+  useScrollToHash();
+  // The route guard renders this screen only for a signed-in user.
+  if (!user) return null;
+
   return (
-    <>
-      <PageHeader title="Settings" />
-      <ComingSoon />
-    </>
+    <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
+      <PageHeader title="Settings" description="Your preferences, password and desktop uploaders" />
+      <PreferencesCard />
+      <ChangePasswordCard userId={user.id} username={user.username} />
+      <DesktopUploadersCard userId={user.id} username={user.username} />
+      <ApiTokenCard userId={user.id} />
+      <AccountInfoCard userId={user.id} />
+      <StorageUsageCard userId={user.id} />
+    </div>
   );
 }

@@ -2,7 +2,7 @@ import type { ListUploadsResponse, Upload } from '@upshot/contract';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { deferred, jsonResponse, mockFetch } from '../test/fetch-mock.ts';
-import { makeServerConfig, makeUpload, makeUser } from '../test/fixtures.ts';
+import { makePreferences, makeServerConfig, makeUpload, makeUser } from '../test/fixtures.ts';
 import { currentUrl, renderApp } from '../test/render-app.tsx';
 
 type ListHandler = (query: URLSearchParams) => ListUploadsResponse | Response | Promise<Response>;
@@ -24,6 +24,7 @@ function renderUploads(
   const network = mockFetch({
     'GET /api/auth/me': () => jsonResponse(200, makeUser()),
     'GET /api/config': () => jsonResponse(200, makeServerConfig({ publicUrl: PUBLIC_URL })),
+    'GET /api/preferences': () => jsonResponse(200, { preferences: makePreferences() }),
     'GET /api/tags': () => jsonResponse(200, { tags: [] }),
     'GET /api/uploads': async (request) => {
       const answer = await list(new URL(request.url).searchParams);

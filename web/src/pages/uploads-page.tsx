@@ -7,6 +7,7 @@ import { PageHeader } from '../components/page-header.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { Checkbox } from '../components/ui/checkbox.tsx';
 import { Label } from '../components/ui/label.tsx';
+import { useUploadsPerPage } from '../features/preferences/index.ts';
 import {
   FilterBar,
   Pagination,
@@ -29,9 +30,10 @@ import { isApiError } from '../lib/api-client.ts';
 const closed = { upload: null, open: false };
 
 export function UploadsPage() {
-  const filters = useUploadFilters();
+  const pageSize = useUploadsPerPage();
+  const filters = useUploadFilters(pageSize.limit);
   const { params, setPage, replacePage } = filters;
-  const query = useUploadsQuery(params);
+  const query = useUploadsQuery(params, { enabled: pageSize.ready });
   const { data, isPending, isError, errorUpdatedAt } = query;
   const { selected, toggle, toggleAll, clear: clearSelection } = useSelection();
   const actions = useUploadActions();

@@ -1,4 +1,4 @@
-import type { ServerConfig, Upload, User } from '@upshot/contract';
+import type { Preferences, ServerConfig, Upload, User, UserStats } from '@upshot/contract';
 
 export function makeUser(overrides: Partial<User> = {}): User {
   return {
@@ -10,6 +10,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     diskUsed: 0,
     diskQuota: 10 * 1024 ** 3,
     createdAt: '2025-01-01T00:00:00.000Z',
+    mustChangePassword: false,
     ...overrides,
   };
 }
@@ -43,6 +44,28 @@ export function makeServerConfig(overrides: Partial<ServerConfig> = {}): ServerC
     maxSimpleUploadBytes: 100 * 1024 * 1024,
     maxUploadBytes: 100 * 1024 ** 3,
     version: '0.5.0',
+    ...overrides,
+  };
+}
+
+export function makePreferences(overrides: Partial<Preferences> = {}): Preferences {
+  return {
+    defaultUploadPrivacy: true,
+    emailNotifications: true,
+    theme: 'system',
+    uploadsPerPage: 20,
+    ...overrides,
+  };
+}
+
+export function makeUserStats(overrides: Partial<UserStats> = {}): UserStats {
+  return {
+    totalUploads: 0,
+    totalViews: 0,
+    totalSize: 0,
+    mostViewed: [],
+    fileTypeBreakdown: [],
+    uploadsPerDay: [],
     ...overrides,
   };
 }

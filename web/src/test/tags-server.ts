@@ -2,7 +2,7 @@
 // would keep them), and the queries those tests share.
 import type { Tag, TagSummary, Upload } from '@upshot/contract';
 import { jsonResponse, mockFetch } from './fetch-mock.ts';
-import { makeServerConfig, makeUpload, makeUser } from './fixtures.ts';
+import { makePreferences, makeServerConfig, makeUpload, makeUser } from './fixtures.ts';
 import { screen, within } from '@testing-library/react';
 import { renderApp } from './render-app.tsx';
 
@@ -132,6 +132,7 @@ export function renderUploads(server: Server, path = '/uploads') {
   const network = mockFetch({
     'GET /api/auth/me': () => jsonResponse(200, makeUser()),
     'GET /api/config': () => jsonResponse(200, makeServerConfig()),
+    'GET /api/preferences': () => jsonResponse(200, { preferences: makePreferences() }),
     ...server.handlers,
   });
   const sent = (method: string, path: string) =>

@@ -1,5 +1,6 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
+import { ThemeSync } from '../../features/preferences/index.ts';
 import { Spinner } from '../ui/spinner.tsx';
 import { Navbar } from './navbar.tsx';
 
@@ -7,6 +8,7 @@ import { Navbar } from './navbar.tsx';
 export function AppLayout() {
   return (
     <div className="flex min-h-svh flex-col">
+      <ThemeSync />
       <Navbar />
       <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-6 px-4 py-8 sm:px-6">
         {/* The first visit to a screen loads its chunk under the navbar, not over it. */}

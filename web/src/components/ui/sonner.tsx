@@ -19,7 +19,11 @@ export function Toaster(props: ToasterProps) {
       gap={14}
       closeButton
       className="toaster group"
-      toastOptions={{ duration: 4000 }}
+      toastOptions={{
+        duration: 4000,
+        // Sonner's dark theme paints descriptions near-white; the palette's colour suits both themes.
+        classNames: { description: 'text-muted-foreground!' },
+      }}
       style={
         {
           '--width': '356px',

@@ -7,3 +7,4 @@ export {
 export { StatsLoadError, StatsLoading } from './components/stats-states.tsx';
 export { UserStatsView } from './components/user-stats.tsx';
 export { useDashboardStats } from './hooks/use-dashboard-stats.ts';
+export { useUserStats } from './hooks/use-user-stats.ts';

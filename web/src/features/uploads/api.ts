@@ -37,10 +37,12 @@ export const uploadsApi = {
   accessUrl: (id: string) => api.call('uploadAccessUrl', { params: { id } }),
 };
 
-export function useUploadsQuery(params: UploadListParams) {
+/** `enabled: false` holds the request back (the page size is not known yet). */
+export function useUploadsQuery(params: UploadListParams, { enabled = true } = {}) {
   return useQuery({
     queryKey: uploadKeys.list(params),
     queryFn: ({ signal }) => uploadsApi.list(params, signal),
+    enabled,
     // Keep the cards on screen while the next page or filter loads, instead of flashing 'Loading...'.
     placeholderData: keepPreviousData,
   });

@@ -24,7 +24,12 @@ function StatusIcon({ status }: { status: QueueItemStatus }) {
         <LoaderCircle {...common} className={cn(common.className, 'animate-spin text-brand')} />
       );
     case 'success':
-      return <CircleCheck {...common} className={cn(common.className, 'text-emerald-400')} />;
+      return (
+        <CircleCheck
+          {...common}
+          className={cn(common.className, 'text-emerald-600 dark:text-emerald-400')}
+        />
+      );
     case 'error':
       return <CircleAlert {...common} className={cn(common.className, 'text-destructive')} />;
   }

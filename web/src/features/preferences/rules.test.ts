@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { isDarkTheme, parseUploadsPerPage } from './rules.ts';
+
+describe('parseUploadsPerPage', () => {
+  it.each([
+    ['10', 10],
+    ['20', 20],
+    ['100', 100],
+    [' 55 ', 55],
+    ['042', 42],
+  ])('accepts %j', (text, value) => {
+    expect(parseUploadsPerPage(text)).toBe(value);
+  });
+
+  it.each(['', '9', '101', '-20', '12.5', '20.0', '1e2', 'abc', '0x14'])('ignores %j', (text) => {
+    expect(parseUploadsPerPage(text)).toBeNull();
+  });
+});
+
+describe('isDarkTheme', () => {
+  it('is dark unless Light is chosen', () => {
+    expect(isDarkTheme('system')).toBe(true);
+    expect(isDarkTheme('dark')).toBe(true);
+    expect(isDarkTheme('light')).toBe(false);
+  });
+});

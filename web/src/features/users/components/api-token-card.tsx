@@ -1,0 +1,129 @@
+// Settings' API Token section: the personal token, masked unless shown, a copy button, and
+// Regenerate behind a confirmation (the old token, and every config made with it, stop working).
+import { Copy, Eye, EyeOff, KeySquare, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { SectionCard, SectionLoadError } from '../../../components/section-card.tsx';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '../../../components/ui/alert-dialog.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { useRegenerateApiTokenMutation } from '../api.ts';
+import { useSettingsUser } from '../hooks/use-settings-user.ts';
+import { maskToken } from '../rules.ts';
+
+function TokenField({ token }: { token: string }) {
+  const [revealed, setRevealed] = useState(false);
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(token);
+      toast.success('API token copied to clipboard');
+    } catch {
+      toast.error('Failed to copy API token');
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-2 sm:flex-row">
+      <code
+        aria-label="API token"
+        className="flex min-h-9 min-w-0 flex-1 items-center rounded-md border border-input bg-input/30 px-3 py-1.5 font-mono text-sm break-all"
+      >
+        {revealed ? token : maskToken(token)}
+      </code>
+      <div className="flex gap-2">
+        <Button
+          variant="outline"
+          size="icon"
+          aria-label={revealed ? 'Hide API token' : 'Show API token'}
+          aria-pressed={revealed}
+          onClick={() => setRevealed((shown) => !shown)}
+        >
+          {revealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
+        </Button>
+        <Button variant="outline" className="flex-1" onClick={() => void copy()}>
+          <Copy aria-hidden="true" />
+          Copy
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+export function ApiTokenCard({ userId }: { userId: string }) {
+  const query = useSettingsUser(userId);
+  const regenerate = useRegenerateApiTokenMutation(userId);
+  const [confirming, setConfirming] = useState(false);
+
+  const confirm = () => {
+    setConfirming(false);
+    regenerate.mutate(undefined, {
+      onSuccess: () => toast.success('API token regenerated'),
+      onError: () => toast.error('Failed to regenerate API token'),
+    });
+  };
+
+  let content;
+  if (query.data) {
+    content = (
+      <>
+        <TokenField token={query.data.apiToken} />
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-sm text-muted-foreground">
+            Send it in the <code className="font-mono text-foreground">X-API-Token</code> header.
+          </p>
+          <Button
+            variant="outline"
+            className="text-destructive"
+            disabled={regenerate.isPending}
+            onClick={() => setConfirming(true)}
+          >
+            <RefreshCw aria-hidden="true" className={regenerate.isPending ? 'animate-spin' : ''} />
+            Regenerate
+          </Button>
+        </div>
+      </>
+    );
+  } else if (query.isPending) {
+    content = <Skeleton className="h-9" />;
+  } else {
+    content = <SectionLoadError onRetry={() => void query.refetch()} />;
+  }
+
+  return (
+    <SectionCard
+      id="api-token"
+      title="API Token"
+      description="Your personal token for ShareX, the scripts and your own tools. Treat it like a password."
+      icon={<KeySquare aria-hidden="true" className="size-4 text-muted-foreground" />}
+    >
+      {content}
+      <AlertDialog open={confirming} onOpenChange={setConfirming}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Regenerate API token?</AlertDialogTitle>
+            <AlertDialogDescription>
+              Your current token stops working at once, and so do the ShareX configuration and
+              scripts you downloaded with it. Download them again after regenerating.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction variant="destructive" onClick={confirm}>
+              Regenerate
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </SectionCard>
+  );
+}
