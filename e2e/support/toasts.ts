@@ -21,6 +21,11 @@ export function newToast(page: Page, title: string): Locator {
     .filter({ has: page.getByText(title, { exact: true }) });
 }
 
+/** The first toast shown since the last markToastsSeen, whatever it says (to read its words). */
+export function firstNewToast(page: Page): Locator {
+  return page.locator(`[data-sonner-toast]:not([${SEEN}])`).first();
+}
+
 /** Runs `action` and waits for the toast it should bring. */
 export async function expectToast(page: Page, title: string, action: () => Promise<unknown>) {
   await markToastsSeen(page);

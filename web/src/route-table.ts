@@ -22,12 +22,7 @@ export const PAGE_ROUTES = [
     page: 'request-access-page',
     component: 'RequestAccessPage',
   },
-  {
-    path: '/register',
-    access: 'public',
-    page: 'request-access-page',
-    component: 'RequestAccessPage',
-  },
+  { path: '/register', access: 'public', page: 'register-page', component: 'RegisterPage' },
   { path: '/dashboard', access: 'user', page: 'dashboard-page', component: 'DashboardPage' },
   { path: '/uploads', access: 'user', page: 'uploads-page', component: 'UploadsPage' },
   { path: '/settings', access: 'user', page: 'settings-page', component: 'SettingsPage' },

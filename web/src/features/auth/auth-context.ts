@@ -1,4 +1,4 @@
-import type { LoginRequest, User } from '@upshot/contract';
+import type { LoginRequest, RegisterRequest, User } from '@upshot/contract';
 import { createContext, useContext } from 'react';
 
 /** How the last session ended: the user logged out, or the server stopped accepting its token. */
@@ -20,6 +20,8 @@ export type AuthContextValue = {
   sessionEnd: SessionEnd;
   /** Signs in, stores the token and sets the user; rejects with the server's ApiError. */
   login: (credentials: LoginRequest) => Promise<User>;
+  /** Accepts an invitation: sets the password, stores the token and sets the user, like login. */
+  register: (request: RegisterRequest) => Promise<User>;
   /** Tells the server, then clears token and user even if the server call failed (and rethrows). */
   logout: () => Promise<void>;
 };

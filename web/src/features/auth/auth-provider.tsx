@@ -1,11 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LoginRequest } from '@upshot/contract';
+import type { AuthResponse, LoginRequest, RegisterRequest, User } from '@upshot/contract';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import {
   clearStoredToken,
   getStoredToken,
   isApiError,
+  onPasswordChangeRequired,
   onUnauthorized,
   storeToken,
 } from '../../lib/api-client.ts';
@@ -45,6 +46,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [queryClient],
   );
 
+  // A 403 password_change_required from any call: the gate in front of every protected screen
+  // asks for a new password (the user may have been given a temporary one since the session began).
+  useEffect(
+    () =>
+      onPasswordChangeRequired(() =>
+        queryClient.setQueryData<User>(authKeys.me, (current) =>
+          current && !current.mustChangePassword
+            ? { ...current, mustChangePassword: true }
+            : current,
+        ),
+      ),
+    [queryClient],
+  );
+
   const checking = token !== null;
   const user = checking && session.isSuccess ? session.data : null;
   const isLoading = checking && (session.isPending || (session.isError && session.isFetching));
@@ -52,9 +67,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const { refetch } = session;
   const retry = useCallback(() => void refetch(), [refetch]);
 
-  const login = useCallback(
-    async (credentials: LoginRequest) => {
-      const response = await authApi.login(credentials);
+  const startSession = useCallback(
+    (response: AuthResponse) => {
       storeToken(response.token);
       // Seed the cache first so enabling the session query does not refetch the user.
       queryClient.setQueryData(authKeys.me, response.user);
@@ -63,6 +77,21 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       return response.user;
     },
     [queryClient],
+  );
+
+  const login = useCallback(
+    async (credentials: LoginRequest) => startSession(await authApi.login(credentials)),
+    [startSession],
+  );
+
+  const register = useCallback(
+    async (request: RegisterRequest) => {
+      const response = await authApi.register(request);
+      // Whoever was signed in on this browser before: nothing of theirs may show for the new user.
+      queryClient.removeQueries();
+      return startSession(response);
+    },
+    [queryClient, startSession],
   );
 
   const logout = useCallback(async () => {
@@ -92,9 +121,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       isAdmin: user?.role === 'admin',
       sessionEnd,
       login,
+      register,
       logout,
     }),
-    [user, isLoading, isUnavailable, retry, sessionEnd, login, logout],
+    [user, isLoading, isUnavailable, retry, sessionEnd, login, register, logout],
   );
 
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

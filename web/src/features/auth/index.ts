@@ -1,8 +1,10 @@
 // The auth feature's public surface; other modules import from here, never from its internals.
-export { useLoginMutation, useLogoutMutation } from './api.ts';
+export { useLoginMutation, useLogoutMutation, useRefreshSession } from './api.ts';
 export { useAuth, type AuthContextValue } from './auth-context.ts';
 export { AuthProvider } from './auth-provider.tsx';
+export { AuthScreen } from './components/auth-screen.tsx';
 export { AdminRoute, GuestRoute, ProtectedRoute } from './components/route-guards.tsx';
 export { LoginForm } from './components/login-form.tsx';
+export { RegisterScreen } from './components/register-screen.tsx';
 export { UserMenu } from './components/user-menu.tsx';
 export { getInitials } from './initials.ts';

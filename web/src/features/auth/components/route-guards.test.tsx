@@ -73,7 +73,7 @@ describe('public routes', () => {
     mockFetch({});
     renderApp(path);
     expect(await screen.findByRole('heading', { name: 'Request Access' })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Back to Login' })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
   });
 
   it('shows a not-found page with a link home for an unknown path', async () => {

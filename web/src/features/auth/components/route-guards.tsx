@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullScreenSpinner } from '../../../components/ui/spinner.tsx';
 import { useAuth } from '../auth-context.ts';
@@ -6,6 +6,20 @@ import { returnPathOf, type ReturnState } from '../return-path.ts';
 import { SessionUnavailable } from './session-unavailable.tsx';
 
 type GuardProps = { children?: ReactNode };
+
+// Its own chunk: few users ever see it, and the sign-in screen's first load stays small.
+const ChoosePasswordScreen = lazy(async () => ({
+  default: (await import('./choose-password-screen.tsx')).ChoosePasswordScreen,
+}));
+
+/** A user holding a temporary password chooses their own before any protected screen shows. */
+function PasswordGate() {
+  return (
+    <Suspense fallback={<FullScreenSpinner />}>
+      <ChoosePasswordScreen />
+    </Suspense>
+  );
+}
 
 /** Sends a signed-out visitor to /login, remembering the page unless they chose to log out. */
 function ToLogin() {
@@ -22,6 +36,7 @@ export function ProtectedRoute({ children }: GuardProps) {
   if (isLoading) return <FullScreenSpinner />;
   if (isUnavailable) return <SessionUnavailable onRetry={retry} />;
   if (!user) return <ToLogin />;
+  if (user.mustChangePassword) return <PasswordGate />;
   return children ?? <Outlet />;
 }
 
@@ -31,6 +46,7 @@ export function AdminRoute({ children }: GuardProps) {
   if (isLoading) return <FullScreenSpinner />;
   if (isUnavailable) return <SessionUnavailable onRetry={retry} />;
   if (!user) return <ToLogin />;
+  if (user.mustChangePassword) return <PasswordGate />;
   if (user.role !== 'admin') return <Navigate to="/dashboard" replace />;
   return children ?? <Outlet />;
 }

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { actionLabel, detailLines } from './audit-format.ts';
+
+describe('the audit log in words', () => {
+  it('names the actions, and shows an unknown one as its code', () => {
+    expect(actionLabel('user.password_reset')).toBe('Reset password');
+    expect(actionLabel('access_request.approved')).toBe('Approved access request');
+    expect(actionLabel('user.renamed_planet')).toBe('user.renamed_planet');
+  });
+
+  it('reads changes as before and after, booleans as yes or no, quotas as sizes', () => {
+    expect(
+      detailLines({
+        isActive: { from: true, to: false },
+        diskQuota: { from: 1024, to: 2048 },
+        role: { from: 'user', to: 'admin' },
+      }),
+    ).toEqual(['Active: yes \u2192 no', 'Quota: 1 KB \u2192 2 KB', 'Role: user \u2192 admin']);
+  });
+
+  it('leaves ids out and names config kinds', () => {
+    expect(detailLines({ userId: 'u1', username: 'sam', emailSent: false })).toEqual([
+      'Username: sam',
+      'Email sent: no',
+    ]);
+    expect(detailLines({ kind: 'powershell' })).toEqual(['Config: PowerShell script']);
+  });
+});

@@ -1,0 +1,237 @@
+// The Admin screen's Users tab: search and filters, the users table with each row's actions,
+// Create User, and the alerts that hand on credentials the server could not email.
+import type { AdminUser } from '@upshot/contract';
+import { UserPlus, Users } from 'lucide-react';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { CredentialsDialog } from '../../../components/credentials-dialog.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Spinner } from '../../../components/ui/spinner.tsx';
+import { useLoadFailureToast } from '../../../lib/use-load-failure-toast.ts';
+import { useAuth } from '../../auth/index.ts';
+import { useUsersQuery } from '../api.ts';
+import { useUserActions, type Created } from '../hooks/use-user-actions.ts';
+import { useUserFilters } from '../hooks/use-user-filters.ts';
+import { CreateUserDialog } from './create-user-dialog.tsx';
+import { UserFilterBar } from './user-filters.tsx';
+import type { UserRowHandlers } from './user-row-menu.tsx';
+import { UsersTable } from './users-table.tsx';
+
+type Confirmation = { kind: 'reset' | 'demote-self' | 'delete'; user: AdminUser };
+
+/** A dialog keeps its subject while it animates closed, hence the flag beside it. */
+type Shown<T> = { value: T | null; open: boolean };
+const hidden = { value: null, open: false };
+
+export function UsersTab() {
+  const { user: me } = useAuth();
+  const filters = useUserFilters();
+  const query = useUsersQuery(filters.params);
+  useLoadFailureToast(query, 'Failed to load users');
+  const actions = useUserActions();
+
+  const [createOpen, setCreateOpen] = useState(false);
+  const [created, setCreated] = useState<Shown<Created>>(hidden);
+  const [resetShown, setResetShown] =
+    useState<Shown<{ user: AdminUser; password: string }>>(hidden);
+  const [confirm, setConfirm] = useState<Shown<Confirmation>>(hidden);
+
+  const ask = (kind: Confirmation['kind'], user: AdminUser) =>
+    setConfirm({ value: { kind, user }, open: true });
+
+  const handlers: UserRowHandlers = {
+    onResetPassword: (user) => ask('reset', user),
+    onDownloadConfig: (user, kind) => void actions.downloadConfig(user, kind),
+    onSetActive: (user, isActive) => void actions.setActive(user, isActive),
+    onSetRole: (user, role) => {
+      if (user.id === me?.id && role !== 'admin') ask('demote-self', user);
+      else void actions.setRole(user, role);
+    },
+    onDelete: (user) => ask('delete', user),
+  };
+
+  const confirmed = async () => {
+    const subject = confirm.value;
+    setConfirm((current) => ({ ...current, open: false }));
+    if (!subject) return;
+    const { kind, user } = subject;
+    if (kind === 'delete') await actions.deleteUser(user);
+    else if (kind === 'demote-self') await actions.setRole(user, 'user');
+    else {
+      const uncopied = await actions.resetPassword(user);
+      if (uncopied) setResetShown({ value: { user, password: uncopied }, open: true });
+    }
+  };
+
+  const { data } = query;
+  const users = data?.users ?? [];
+  const pageCount = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
+
+  let content;
+  if (query.isPending) {
+    content = (
+      <div className="flex justify-center py-12">
+        <Spinner className="size-6 text-muted-foreground" />
+      </div>
+    );
+  } else if (!data) {
+    content = (
+      <div className="flex flex-col items-center gap-3 py-12 text-center text-sm text-muted-foreground">
+        <p>The users could not be loaded.</p>
+        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
+          Retry
+        </Button>
+      </div>
+    );
+  } else if (users.length === 0) {
+    content = (
+      <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed py-12 text-center text-sm text-muted-foreground">
+        <Users aria-hidden="true" className="size-6" />
+        {filters.hasActiveFilters ? 'No users match your filters' : 'No users yet'}
+      </div>
+    );
+  } else {
+    content = (
+      <>
+        <UsersTable users={users} meId={me?.id} handlers={handlers} />
+        <Pagination page={data.page} pageCount={pageCount} onPageChange={filters.setPage} />
+      </>
+    );
+  }
+
+  const createdValue = created.value;
+  const inviteFailed = createdValue?.sendInvite === true;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm text-muted-foreground">
+          {data ? `${data.total} ${data.total === 1 ? 'user' : 'users'}` : '\u00a0'}
+        </p>
+        <Button onClick={() => setCreateOpen(true)}>
+          <UserPlus aria-hidden="true" />
+          Create User
+        </Button>
+      </div>
+
+      <UserFilterBar filters={filters} />
+
+      {content}
+
+      <CreateUserDialog
+        open={createOpen}
+        onOpenChange={setCreateOpen}
+        busy={actions.isCreating}
+        onCreate={actions.createUser}
+        onCreated={(result) => {
+          setCreateOpen(false);
+          // An invitation that went out needs nothing more; anything else is handed on by hand.
+          if (!(result.sendInvite && result.emailSent)) setCreated({ value: result, open: true });
+        }}
+      />
+
+      <CredentialsDialog
+        open={created.open}
+        onOpenChange={(open) => setCreated((current) => ({ ...current, open }))}
+        title={inviteFailed ? 'Send these details by hand' : 'User created'}
+        description={
+          inviteFailed ? (
+            <>
+              The invite email to {createdValue?.user.email} could not be sent. Send these details
+              yourself: the temporary password is shown only once.
+            </>
+          ) : (
+            <>
+              Hand these credentials to {createdValue?.user.username}. The temporary password is
+              shown only once; they choose their own at first sign-in.
+            </>
+          )
+        }
+        credentials={
+          createdValue
+            ? [
+                { label: 'Email', value: createdValue.user.email },
+                { label: 'Username', value: createdValue.user.username },
+                { label: 'Temporary password', value: createdValue.tempPassword },
+                ...(createdValue.inviteUrl
+                  ? [{ label: 'Invite link', value: createdValue.inviteUrl }]
+                  : []),
+              ]
+            : []
+        }
+        action={
+          createdValue && (
+            <Button
+              variant="outline"
+              disabled={actions.isSendingInvite}
+              onClick={() =>
+                void actions.sendInvite(createdValue).then((sent) => {
+                  if (sent) setCreated((current) => ({ ...current, open: false }));
+                })
+              }
+            >
+              {actions.isSendingInvite
+                ? 'Sending...'
+                : inviteFailed
+                  ? 'Try email again'
+                  : 'Email these details'}
+            </Button>
+          )
+        }
+      />
+
+      <CredentialsDialog
+        open={resetShown.open}
+        onOpenChange={(open) => setResetShown((current) => ({ ...current, open }))}
+        title="Password reset"
+        description={
+          <>
+            The temporary password of {resetShown.value?.user.username} could not be copied. Copy it
+            here: it is shown only once.
+          </>
+        }
+        credentials={
+          resetShown.value
+            ? [{ label: 'Temporary password', value: resetShown.value.password }]
+            : []
+        }
+      />
+
+      <ConfirmDialog
+        open={confirm.open}
+        onOpenChange={(open) => setConfirm((current) => ({ ...current, open }))}
+        {...confirmationText(confirm.value)}
+        onConfirm={() => void confirmed()}
+      />
+    </div>
+  );
+}
+
+function confirmationText(subject: Confirmation | null) {
+  const name = subject?.user.username ?? '';
+  switch (subject?.kind) {
+    case 'delete':
+      return {
+        title: 'Delete user',
+        description: `Delete "${name}" with all their uploads? This cannot be undone.`,
+        confirmLabel: 'Delete',
+        destructive: true,
+      };
+    case 'demote-self':
+      return {
+        title: 'Remove your admin role?',
+        description:
+          'You will lose access to the Admin screen at once, until another administrator makes you an admin again.',
+        confirmLabel: 'Make me a user',
+        destructive: true,
+      };
+    default:
+      return {
+        title: 'Reset password',
+        description: `Reset the password of "${name}"? They are signed out everywhere and must choose a new password at their next sign-in.`,
+        confirmLabel: 'Reset Password',
+        destructive: false,
+      };
+  }
+}

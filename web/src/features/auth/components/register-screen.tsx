@@ -1,0 +1,212 @@
+// /register?invite=CODE: the invited person sets their password (and may change the username the
+// invitation was made with), is signed in and lands on the dashboard.
+import type { InviteInfo } from '@upshot/contract';
+import { LoaderCircle } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { toast } from 'sonner';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Label } from '../../../components/ui/label.tsx';
+import { getApiErrorMessage, isApiError } from '../../../lib/api-client.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { useInviteQuery, useRegisterMutation } from '../api.ts';
+import { checkNewPassword } from '../password-rules.ts';
+import { AuthScreen } from './auth-screen.tsx';
+import { PasswordField } from './password-field.tsx';
+
+export const INVALID_INVITE = 'This invitation is invalid or has expired';
+
+export function RegisterScreen({ code }: { code: string }) {
+  const invite = useInviteQuery(code);
+  const [usedUp, setUsedUp] = useState(false);
+
+  if (usedUp || (invite.isError && isApiError(invite.error) && invite.error.status < 500)) {
+    return <InvalidInvite />;
+  }
+  if (invite.isError) {
+    return (
+      <AuthScreen title="Set your password">
+        <Card>
+          <CardContent className="flex flex-col items-center gap-4 text-center">
+            <p role="alert" className="text-sm text-muted-foreground">
+              The invitation could not be checked. Check your connection and try again.
+            </p>
+            <Button variant="outline" onClick={() => void invite.refetch()}>
+              Retry
+            </Button>
+          </CardContent>
+        </Card>
+      </AuthScreen>
+    );
+  }
+  return (
+    <AuthScreen
+      title="Set your password"
+      subtitle="Choose a password to finish setting up your account."
+    >
+      {invite.data ? (
+        <RegisterForm code={code} invite={invite.data} onInvalid={() => setUsedUp(true)} />
+      ) : (
+        <Card>
+          <CardContent className="flex justify-center py-6">
+            <LoaderCircle
+              role="status"
+              aria-label="Loading"
+              className="size-6 animate-spin text-muted-foreground"
+            />
+          </CardContent>
+        </Card>
+      )}
+    </AuthScreen>
+  );
+}
+
+function InvalidInvite() {
+  return (
+    <AuthScreen title="Invitation not valid">
+      <Card>
+        <CardContent className="flex flex-col gap-4 text-center">
+          <p role="alert" className="font-medium">
+            {INVALID_INVITE}
+          </p>
+          <p className="text-sm text-muted-foreground">
+            Ask the person who invited you for a new invitation, or request access again.
+          </p>
+          <Button asChild>
+            <Link to="/request-access">Request Access</Link>
+          </Button>
+          <Button asChild variant="outline">
+            <Link to="/login">Back to Login</Link>
+          </Button>
+        </CardContent>
+      </Card>
+    </AuthScreen>
+  );
+}
+
+function RegisterForm({
+  code,
+  invite,
+  onInvalid,
+}: {
+  code: string;
+  invite: InviteInfo;
+  onInvalid: () => void;
+}) {
+  const navigate = useNavigate();
+  const usernameId = useId();
+  const [username, setUsername] = useState(invite.username);
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [attempted, setAttempted] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const register = useRegisterMutation({
+    onSuccess: () => {
+      toast.success('Welcome to Upshot!');
+      void navigate('/dashboard', { replace: true });
+    },
+    onError: (error) => {
+      const message = getApiErrorMessage(error) ?? 'Failed to set password';
+      toast.error(message);
+      if (message === INVALID_INVITE) onInvalid();
+      else setServerError(message);
+    },
+  });
+  const busy = register.isPending;
+  const errors = attempted ? checkNewPassword(password, confirm) : {};
+  const usernameError = attempted && username.trim() === '' ? 'Username is required' : undefined;
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (busy) return;
+    setAttempted(true);
+    setServerError(null);
+    const name = username.trim();
+    if (name === '' || Object.keys(checkNewPassword(password, confirm)).length > 0) return;
+    register.mutate({
+      inviteCode: code,
+      password,
+      // Sent only when changed: the invitation's own name needs no second check.
+      ...(name !== invite.username ? { username: name } : {}),
+    });
+  };
+
+  return (
+    <Card className="gap-5">
+      <CardHeader>
+        <CardDescription>
+          Invitation for <span className="font-medium text-foreground">{invite.email}</span>, valid
+          until <time dateTime={invite.expiresAt}>{formatDate(invite.expiresAt)}</time>.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <form noValidate className="grid gap-5" onSubmit={submit}>
+          <input
+            type="email"
+            name="email"
+            autoComplete="email"
+            value={invite.email}
+            readOnly
+            hidden
+          />
+          <div className="grid gap-2">
+            <Label htmlFor={usernameId}>Username</Label>
+            <Input
+              id={usernameId}
+              name="username"
+              autoComplete="username"
+              value={username}
+              maxLength={50}
+              disabled={busy}
+              aria-invalid={usernameError ? true : undefined}
+              aria-describedby={usernameError ? `${usernameId}-error` : undefined}
+              onChange={(event) => setUsername(event.target.value)}
+            />
+            {usernameError && (
+              <p id={`${usernameId}-error`} className="text-sm text-destructive">
+                {usernameError}
+              </p>
+            )}
+          </div>
+          <PasswordField
+            label="Password"
+            autoComplete="new-password"
+            value={password}
+            onChange={setPassword}
+            error={errors.password}
+            disabled={busy}
+            autoFocus
+          />
+          <PasswordField
+            label="Confirm password"
+            autoComplete="new-password"
+            value={confirm}
+            onChange={setConfirm}
+            error={errors.confirm}
+            disabled={busy}
+          />
+          {serverError && (
+            <p role="alert" className="text-sm text-destructive">
+              {serverError}
+            </p>
+          )}
+          <Button type="submit" className="w-full" disabled={busy}>
+            {busy && <LoaderCircle aria-hidden="true" className="animate-spin" />}
+            {busy ? 'Setting password...' : 'Set Password'}
+          </Button>
+        </form>
+        <p className="mt-6 text-center text-sm text-muted-foreground">
+          Already set up?{' '}
+          <Link
+            to="/login"
+            className="font-medium text-foreground underline-offset-4 hover:underline"
+          >
+            Sign in
+          </Link>
+        </p>
+      </CardContent>
+    </Card>
+  );
+}

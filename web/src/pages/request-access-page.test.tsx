@@ -1,0 +1,98 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse } from '../test/fetch-mock.ts';
+import { fakeAdminServer, makeAccessRequest, renderWithAdminServer } from '../test/admin-server.ts';
+
+function visitor(options: Parameters<typeof fakeAdminServer>[0] = {}) {
+  const server = fakeAdminServer({ me: null, ...options });
+  return { server, ...renderWithAdminServer(server, '/request-access') };
+}
+
+async function fillForm(user: ReturnType<typeof visitor>['user']) {
+  await user.type(await screen.findByLabelText('Email'), 'rita@example.com');
+  await user.type(screen.getByLabelText('Full name'), 'Rita Visitor');
+  await user.type(screen.getByLabelText('Reason'), 'Screenshots for the docs team');
+}
+
+describe('Request Access', () => {
+  it('asks for email, full name and reason, all required, with a link back to sign-in', async () => {
+    visitor();
+    expect(await screen.findByRole('heading', { name: 'Request Access' })).toBeInTheDocument();
+    const email = screen.getByLabelText('Email');
+    expect(email).toHaveAttribute('type', 'email');
+    expect(email).toBeRequired();
+    expect(screen.getByLabelText('Full name')).toBeRequired();
+    const reason = screen.getByLabelText('Reason');
+    expect(reason.tagName).toBe('TEXTAREA');
+    expect(reason).toBeRequired();
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
+  });
+
+  it('sends nothing while a field is empty', async () => {
+    const { user, sent } = visitor();
+    await user.type(await screen.findByLabelText('Email'), 'rita@example.com');
+    await user.click(screen.getByRole('button', { name: 'Submit Request' }));
+    expect(sent('POST', '/api/access-requests')).toHaveLength(0);
+  });
+
+  it("submits, toasts 'Access request submitted successfully!' and shows 'Request Submitted'", async () => {
+    const { user, sent, server } = visitor();
+    await fillForm(user);
+    await user.click(screen.getByRole('button', { name: 'Submit Request' }));
+
+    expect(await screen.findByText('Access request submitted successfully!')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Request Submitted' })).toBeInTheDocument();
+    expect(
+      screen.getByText(/will be reviewed .* You will receive an email once it has been approved/),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Login' })).toHaveAttribute('href', '/login');
+    expect(await sent('POST', '/api/access-requests')[0]!.json()).toEqual({
+      email: 'rita@example.com',
+      name: 'Rita Visitor',
+      reason: 'Screenshots for the docs team',
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("shows the server's message when it refuses (a pending request for the email)", async () => {
+    const { user } = visitor({ requests: [makeAccessRequest({ email: 'rita@example.com' })] });
+    await fillForm(user);
+    await user.click(screen.getByRole('button', { name: 'Submit Request' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'A request for this email is already pending',
+    );
+    expect(screen.getAllByText('A request for this email is already pending')).toHaveLength(2);
+    expect(screen.getByRole('heading', { name: 'Request Access' })).toBeInTheDocument();
+  });
+
+  it("says 'Failed to submit request' when the server gives no reason", async () => {
+    const { user, server } = visitor();
+    server.fail.requestAccess = () => new Response('Bad gateway', { status: 502 });
+    await fillForm(user);
+    await user.click(screen.getByRole('button', { name: 'Submit Request' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to submit request');
+  });
+
+  it('shows the rate limit message', async () => {
+    const { user, server } = visitor();
+    server.fail.requestAccess = () =>
+      jsonResponse(429, {
+        error: 'rate_limited',
+        message: 'Too many access requests. Try again in 59 minutes.',
+      });
+    await fillForm(user);
+    await user.click(screen.getByRole('button', { name: 'Submit Request' }));
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        'Too many access requests. Try again in 59 minutes.',
+      ),
+    );
+  });
+
+  it('is also the screen at /register without an invitation', async () => {
+    const server = fakeAdminServer({ me: null });
+    renderWithAdminServer(server, '/register');
+    expect(await screen.findByRole('heading', { name: 'Request Access' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Full name')).toBeInTheDocument();
+  });
+});
