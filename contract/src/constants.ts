@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'password_change_required',
   /** Email is not configured, or the mail server refused or did not answer. */
   'email_not_sent',
+  /** An invitation code that is not valid: unknown, used, expired, or its user inactive. */
+  'invalid_invite',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -17,7 +17,10 @@ export const RoleSchema = z.enum(ROLES);
  */
 export const Email = text(254)
   .trim()
-  .regex(/^[^\s@]+@[^\s@]+$/, { message: 'Enter a valid email address' });
+  // No display name, list or group syntax (<>,;:"()[]\): mail goes to exactly this address.
+  .regex(/^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+$/, {
+    message: 'Enter a valid email address',
+  });
 
 /** The user as every endpoint returns it: never a hash, digest or token. */
 export const User = z
@@ -125,7 +128,8 @@ export const UpdateUserRequest = z
     username: Username,
   })
   .partial()
-  .strict();
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to change' });
 export type UpdateUserRequest = z.infer<typeof UpdateUserRequest>;
 
 export const ResetPasswordResponse = z.object({ tempPassword: z.string() });

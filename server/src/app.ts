@@ -13,6 +13,7 @@ import { loggableUrl } from './lib/logger.ts';
 import { deriveKeys } from './lib/crypto.ts';
 import { createFileHasher } from './lib/file-hasher.ts';
 import { createAdminModule } from './modules/admin/index.ts';
+import { createAuditModule } from './modules/audit/index.ts';
 import { createAuthModule } from './modules/auth/index.ts';
 import { createChunkedUploadsModule } from './modules/chunked-uploads/index.ts';
 import { createPreferencesModule } from './modules/preferences/index.ts';
@@ -52,6 +53,12 @@ export type AppDeps = {
 export type App = FastifyInstance;
 export type Built = Awaited<ReturnType<typeof buildApp>>;
 
+/**
+ * TRUST_PROXY believes the one proxy in front: the address it appended last to
+ * X-Forwarded-For, never one a client wrote in the header itself (proxy-addr's hop count 1).
+ */
+const oneProxyHop = (_address: string, hop: number) => hop < 1;
+
 export async function buildApp(deps: AppDeps) {
   const { config, db } = deps;
   const clock = deps.clock ?? systemClock;
@@ -75,7 +82,7 @@ export async function buildApp(deps: AppDeps) {
               }),
             },
           },
-    trustProxy: config.trustProxy,
+    trustProxy: config.trustProxy ? oneProxyHop : false,
     // A URL the router cannot decode, a parameter past maxParamLength: the one error body too.
     frameworkErrors: sendError,
   });
@@ -89,7 +96,9 @@ export async function buildApp(deps: AppDeps) {
   const links = createLinks({ publicUrl: config.publicUrl, signingKey: keys.signing });
 
   // The modules, each built from what it uses; later ones use earlier ones' services.
+  const audit = createAuditModule({ db, clock });
   const users = createUsersModule({
+    audit: audit.service,
     db,
     keys,
     clock,
@@ -129,6 +138,7 @@ export async function buildApp(deps: AppDeps) {
   const stats = createStatsModule({ db, clock, links });
   const admin = createAdminModule({
     db,
+    audit: audit.service,
     users: users.service,
     auth: auth.service,
     preferences: preferences.service,
@@ -137,11 +147,12 @@ export async function buildApp(deps: AppDeps) {
     chunked: chunkedUploads.service,
     clock,
     publicUrl: config.publicUrl,
+    log,
   });
   const uploaders = createUploadersModule({
     users: users.service,
     publicUrl: config.publicUrl,
-    recordDownload: admin.service.recordConfigDownload,
+    audit: audit.service,
   });
   const serving = createServingModule({ uploads: uploads.service, storage, log });
   const system = createSystemModule({
@@ -165,6 +176,7 @@ export async function buildApp(deps: AppDeps) {
     stats,
     uploaders,
     admin,
+    audit,
     serving,
   };
   const all = Object.values(modules);

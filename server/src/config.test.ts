@@ -39,4 +39,26 @@ describe('loadConfig', () => {
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }).databaseUrl).toBe('postgres://u@h/db');
   });
+
+  it('reads SMTP_URL and MAIL_FROM, and names SMTP_URL when it is not a usable URL', () => {
+    const mail = loadConfig({
+      SMTP_URL: 'smtps://mailer:p%40ss@mail.example.com:465',
+      PUBLIC_URL: 'https://files.example.com',
+    });
+    expect(mail.smtpUrl).toBe('smtps://mailer:p%40ss@mail.example.com:465');
+    expect(mail.mailFrom).toBe('Upshot <upshot@files.example.com>');
+    expect(loadConfig({ MAIL_FROM: 'Files <files@example.com>' }).mailFrom).toBe(
+      'Files <files@example.com>',
+    );
+    expect(loadConfig({}).smtpUrl).toBeUndefined();
+    for (const bad of ['smtp://[bad', 'smtp://u:p%zz@host', 'http://mail.example.com', 'smtp://']) {
+      expect(() => loadConfig({ SMTP_URL: bad }), bad).toThrow(/SMTP_URL/);
+    }
+    // The message names the variable, never the credentials in it.
+    expect(() => loadConfig({ SMTP_URL: 'smtp://u:secret%zz@host' })).not.toThrow(/secret/);
+  });
+
+  it('refuses an ADMIN_USERNAME with a line break or other control character', () => {
+    expect(() => loadConfig({ ADMIN_USERNAME: 'ad\nmin' })).toThrow(/ADMIN_USERNAME/);
+  });
 });

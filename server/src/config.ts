@@ -27,6 +27,16 @@ const EnvSchema = z.object({
     z
       .string()
       .regex(/^smtps?:\/\/[^\s]+$/, 'must be smtp://user:pass@host:port or smtps://...')
+      .refine((s) => {
+        try {
+          const url = new URL(s);
+          decodeURIComponent(url.username);
+          decodeURIComponent(url.password);
+          return url.hostname !== '';
+        } catch {
+          return false;
+        }
+      }, 'must be a valid URL (percent-encode special characters in the user and password)')
       .optional(),
   ),
   MAIL_FROM: optional.pipe(z.string().max(320).optional()),

@@ -32,6 +32,12 @@ export class PasswordChangeRequiredError extends AppError {
     super('password_change_required', 403, 'Choose a new password before continuing');
   }
 }
+/** An invitation that is unknown, used, expired, or for an inactive user (always the same). */
+export class InvalidInviteError extends AppError {
+  constructor() {
+    super('invalid_invite', 400, 'This invitation is invalid or has expired');
+  }
+}
 export class NotFoundError extends AppError {
   constructor(message = 'Not found') {
     super('not_found', 404, message);

@@ -201,7 +201,8 @@ export interface AccessRequestsTable {
   email_key: string;
   name: string;
   reason: string;
-  status: 'pending' | 'approved' | 'rejected';
+  /** member: the email has an account; kept only to answer a second request like any other. */
+  status: 'pending' | 'approved' | 'rejected' | 'member';
   created_at: string;
   decided_at: string | null;
   decided_by: string | null;

@@ -7,8 +7,11 @@ export type Logger = {
 
 /**
  * A URL as it may be logged: link signatures (which open a file or delete an upload, and a
- * deletion link's never expires) replaced by [redacted].
+ * deletion link's never expires) and invitation codes (which set a password) replaced by
+ * [redacted].
  */
 export function loggableUrl(url: string): string {
-  return url.replace(/([?&]signature=)[^&#]*/gi, '$1[redacted]');
+  return url
+    .replace(/([?&](?:signature|invite)=)[^&#]*/gi, '$1[redacted]')
+    .replace(/^(\/api\/auth\/invites\/)[^?#]*/i, '$1[redacted]');
 }

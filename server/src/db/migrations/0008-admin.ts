@@ -5,8 +5,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
  * - users.last_seen_at: when the user last signed in or used a session (at most once a minute);
  * - invites: single-use invitation codes, stored only as a digest, each for one user and until
  *   its expiry;
- * - access_requests: visitors asking for an account (pending, approved or rejected), at most
- *   one pending per email;
+ * - access_requests: visitors asking for an account (pending, approved or rejected; `member`
+ *   when the email has an account), at most one pending or member per email;
  * - audit_log: every administrator action, with who, what, on whom and when;
  * - the app_locks row `admins`, which changes to administrators take first, so two of them
  *   can never together leave no active administrator.
@@ -44,13 +44,15 @@ export const m0008Admin: Migration = {
       .on('access_requests')
       .columns(['status', 'created_at'])
       .execute();
-    // At most one pending request per email, the same on both engines (a partial index).
+    // At most one open request per email, the same on both engines (a partial index). A
+    // request for an email that has an account is kept as `member` (never listed or decided)
+    // and holds the slot too, so a second request answers alike whether or not it has one.
     await db.schema
-      .createIndex('access_requests_pending_email_key')
+      .createIndex('access_requests_open_email_key')
       .on('access_requests')
       .column('email_key')
       .unique()
-      .where(sql.ref('status'), '=', 'pending')
+      .where(sql<boolean>`status in ('pending', 'member')`)
       .execute();
 
     await db.schema

@@ -1,7 +1,9 @@
-/** The admin module's only door: users, access requests, their emails, and the audit log. */
+/** The admin module's only door: managing users, access requests and their emails. */
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Logger } from '../../lib/logger.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import type { AuditService } from '../audit/index.ts';
 import type { AuthService } from '../auth/index.ts';
 import type { ChunkedUploadsService } from '../chunked-uploads/index.ts';
 import type { Module } from '../module.ts';
@@ -17,6 +19,7 @@ export { ACCESS_REQUEST_LIMIT, usernameFrom } from './service.ts';
 
 export function createAdminModule(deps: {
   db: Db;
+  audit: AuditService;
   users: UsersService;
   auth: AuthService;
   preferences: PreferencesService;
@@ -25,6 +28,7 @@ export function createAdminModule(deps: {
   mailer: Mailer;
   clock: Clock;
   publicUrl: string;
+  log: Logger;
 }): Module & { service: AdminService } {
   const service = createAdminService({ admin: createAdminRepository(deps.db), ...deps });
   return {

@@ -1,5 +1,5 @@
-import type { AccessRequest, AuditEntry } from '@upshot/contract';
-import type { AccessRequestRow, AuditLogRow } from '../../db/schema.ts';
+import type { AccessRequest } from '@upshot/contract';
+import type { AccessRequestRow } from '../../db/schema.ts';
 
 export function toAccessRequest(row: AccessRequestRow): AccessRequest {
   return {
@@ -7,22 +7,9 @@ export function toAccessRequest(row: AccessRequestRow): AccessRequest {
     name: row.name,
     email: row.email,
     reason: row.reason,
-    status: row.status,
+    // member rows are never read out (the repository leaves them out).
+    status: row.status as AccessRequest['status'],
     createdAt: row.created_at,
     decidedAt: row.decided_at,
-  };
-}
-
-export function toAuditEntry(row: AuditLogRow): AuditEntry {
-  return {
-    id: row.id,
-    actorId: row.actor_id,
-    actorUsername: row.actor_username,
-    action: row.action,
-    targetType: row.target_type,
-    targetId: row.target_id,
-    targetLabel: row.target_label,
-    details: JSON.parse(row.details) as Record<string, unknown>,
-    createdAt: row.created_at,
   };
 }

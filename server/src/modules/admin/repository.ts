@@ -1,7 +1,7 @@
-/** Every SQL query of administration: access requests and the audit log. */
+/** Every SQL query of administration: access requests. */
 import { identityKey } from '@upshot/contract';
 import { uniqueViolation, type Executor } from '../../db/database.ts';
-import type { AccessRequestRow, AuditLogRow, AuditLogTable } from '../../db/schema.ts';
+import type { AccessRequestRow } from '../../db/schema.ts';
 
 export type AdminRepository = ReturnType<typeof createAdminRepository>;
 
@@ -17,14 +17,24 @@ export function createAdminRepository(db: Executor) {
      */
     async insertRequest(
       row: Omit<AccessRequestRow, 'email_key' | 'status' | 'decided_at' | 'decided_by'>,
+      member: boolean,
     ): Promise<boolean> {
+      const email_key = identityKey(row.email);
+      // A member row whose account is gone no longer holds the slot.
+      if (!member) {
+        await db
+          .deleteFrom('access_requests')
+          .where('email_key', '=', email_key)
+          .where('status', '=', 'member')
+          .execute();
+      }
       try {
         await db
           .insertInto('access_requests')
           .values({
             ...row,
-            email_key: identityKey(row.email),
-            status: 'pending',
+            email_key,
+            status: member ? 'member' : 'pending',
             decided_at: null,
             decided_by: null,
           })
@@ -37,14 +47,19 @@ export function createAdminRepository(db: Executor) {
     },
 
     findRequest(id: string): Promise<AccessRequestRow | undefined> {
-      return db.selectFrom('access_requests').selectAll().where('id', '=', id).executeTakeFirst();
+      return db
+        .selectFrom('access_requests')
+        .selectAll()
+        .where('id', '=', id)
+        .where('status', '!=', 'member')
+        .executeTakeFirst();
     },
 
     async listRequests(
-      status: AccessRequestRow['status'] | undefined,
+      status: Exclude<AccessRequestRow['status'], 'member'> | undefined,
       page: Page,
     ): Promise<{ rows: AccessRequestRow[]; total: number }> {
-      let q = db.selectFrom('access_requests');
+      let q = db.selectFrom('access_requests').where('status', '!=', 'member');
       if (status) q = q.where('status', '=', status);
       const [rows, count] = await Promise.all([
         q
@@ -88,34 +103,9 @@ export function createAdminRepository(db: Executor) {
       return db
         .deleteFrom('access_requests')
         .where('id', '=', id)
+        .where('status', '!=', 'member')
         .returningAll()
         .executeTakeFirst();
-    },
-
-    // --- audit log ----------------------------------------------------------------------------
-
-    async audit(row: AuditLogTable): Promise<void> {
-      await db.insertInto('audit_log').values(row).execute();
-    },
-
-    async auditLog(
-      filter: { actorId?: string; action?: string },
-      page: Page,
-    ): Promise<{ rows: AuditLogRow[]; total: number }> {
-      let q = db.selectFrom('audit_log');
-      if (filter.actorId) q = q.where('actor_id', '=', filter.actorId);
-      if (filter.action) q = q.where('action', '=', filter.action);
-      const [rows, count] = await Promise.all([
-        q
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute(),
-        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { API } from '@upshot/contract';
 import { route } from '../../plugins/route-table.ts';
 import { toAdminUser, type UsersService } from '../users/index.ts';
-import { toAccessRequest, toAuditEntry } from './presenter.ts';
+import { toAccessRequest } from './presenter.ts';
 import { ACCESS_REQUEST_SUBMITTED, type AdminService } from './service.ts';
 
 export function adminRoutes(deps: { admin: AdminService; users: UsersService }) {
@@ -81,12 +81,6 @@ export function adminRoutes(deps: { admin: AdminService; users: UsersService }) 
     route(API.deleteAccessRequest, async ({ auth, params }) => {
       await admin.deleteRequest(auth.user, params.id);
       return undefined;
-    }),
-
-    // --- audit log ---
-    route(API.auditLog, async ({ query }) => {
-      const { rows, total } = await admin.auditLog(query);
-      return { entries: rows.map(toAuditEntry), ...paged(query, total) };
     }),
   ];
 }

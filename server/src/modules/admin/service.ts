@@ -1,21 +1,22 @@
 /**
  * Administration: users (created with a temporary password and, if asked, an invitation;
  * changed, reset, deleted), access requests (submitted by visitors, approved into accounts with
- * an invitation, or rejected), the emails that go with them, and the audit log every
- * administrator action is written to.
+ * an invitation, or rejected), and the emails that go with them. Every action goes to the
+ * audit log.
  */
 import crypto from 'node:crypto';
 import {
-  type AuditLogQuery,
   type CreateAccessRequest,
   type CreateUserRequest,
   type SendInviteRequest,
   type UpdateUserRequest,
 } from '@upshot/contract';
-import type { AccessRequestRow, AuditLogTable, UserRow } from '../../db/schema.ts';
+import type { AccessRequestRow, UserRow } from '../../db/schema.ts';
 import { AppError, ConflictError, NotFoundError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { Logger } from '../../lib/logger.ts';
 import type { Mailer } from '../../lib/mailer.ts';
+import type { AuditService, AuditTarget } from '../audit/index.ts';
 import type { AuthService } from '../auth/index.ts';
 import { temporaryPassword } from '../auth/index.ts';
 import type { ChunkedUploadsService } from '../chunked-uploads/index.ts';
@@ -69,6 +70,7 @@ export function usernameFrom(name: string, email: string): string {
 
 export function createAdminService(deps: {
   admin: AdminRepository;
+  audit: AuditService;
   users: UsersService;
   auth: AuthService;
   preferences: PreferencesService;
@@ -77,30 +79,19 @@ export function createAdminService(deps: {
   mailer: Mailer;
   clock: Clock;
   publicUrl: string;
+  log: Logger;
 }) {
   const { admin, users, auth, uploads, chunked, mailer, clock } = deps;
   const site: Site = { name: `Upshot (${new URL(deps.publicUrl).host})`, url: deps.publicUrl };
-  const inviteLink = (code: string) => `${deps.publicUrl}/register?invite=${code}`;
+  const inviteLink = (code: string) =>
+    `${deps.publicUrl}/register?invite=${encodeURIComponent(code)}`;
 
-  /** Records an administrator's action: never a password, token or code. */
-  async function audit(
+  const audit = (
     actor: Actor,
     action: string,
-    target: { type: AuditLogTable['target_type']; id: string; label: string },
+    target: AuditTarget,
     details: Record<string, unknown> = {},
-  ) {
-    await admin.audit({
-      id: crypto.randomUUID(),
-      actor_id: actor.id,
-      actor_username: actor.username,
-      action,
-      target_type: target.type,
-      target_id: target.id,
-      target_label: target.label,
-      details: JSON.stringify(details),
-      created_at: clock.now().toISOString(),
-    });
-  }
+  ) => deps.audit.record(actor, action, target, details);
   const userTarget = (row: Pick<UserRow, 'id' | 'username'>) => ({
     type: 'user' as const,
     id: row.id,
@@ -250,17 +241,6 @@ export function createAdminService(deps: {
       if (user) await audit(actor, 'user.invite_sent', userTarget(user));
     },
 
-    /** An admin downloaded another user's uploader config (it holds their API token). */
-    async recordConfigDownload(
-      actor: Actor,
-      target: { id: string; username: string },
-      kind: string,
-    ) {
-      if (actor.id !== target.id) {
-        await audit(actor, 'user.config_downloaded', userTarget(target), { kind });
-      }
-    },
-
     // --- access requests ----------------------------------------------------------------------
 
     /**
@@ -270,7 +250,9 @@ export function createAdminService(deps: {
      */
     async requestAccess(input: CreateAccessRequest, ip: string): Promise<void> {
       await auth.limitAttempts(`access-request:ip:${ip}`, ACCESS_REQUEST_LIMIT, 'access requests');
-      if (await users.findByEmail(input.email)) return;
+      // An email with an account is recorded too (as `member`, never shown), so a second
+      // request answers the same 409 whether or not the email has an account.
+      const member = (await users.findByEmail(input.email)) !== undefined;
       const row = {
         id: crypto.randomUUID(),
         email: input.email,
@@ -278,16 +260,19 @@ export function createAdminService(deps: {
         reason: input.reason,
         created_at: clock.now().toISOString(),
       };
-      if (!(await admin.insertRequest(row))) {
+      if (!(await admin.insertRequest(row, member))) {
         throw new ConflictError('A request for this email is already pending');
       }
+      if (member) return;
       // After the answer, all at once: the visitor never waits on a slow mail server (a
       // notification that fails is logged by the mailer and the request stands).
-      void notifyAdmins(row);
+      notifyAdmins(row).catch((err: unknown) =>
+        deps.log.error({ err, accessRequestId: row.id }, 'could not notify administrators'),
+      );
     },
 
     async listRequests(query: {
-      status?: AccessRequestRow['status'] | '';
+      status?: Exclude<AccessRequestRow['status'], 'member'> | '';
       page: number;
       limit: number;
     }) {
@@ -352,15 +337,6 @@ export function createAdminService(deps: {
       const row = await admin.deleteRequest(id);
       if (!row) throw new NotFoundError('Access request not found');
       await audit(actor, 'access_request.deleted', requestTarget(row), { status: row.status });
-    },
-
-    // --- audit log ----------------------------------------------------------------------------
-
-    auditLog(query: AuditLogQuery & { page: number; limit: number }) {
-      return admin.auditLog(
-        { actorId: query.actor || undefined, action: query.action || undefined },
-        { offset: (query.page - 1) * query.limit, limit: query.limit },
-      );
     },
   };
 }

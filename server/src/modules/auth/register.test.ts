@@ -82,7 +82,7 @@ async function invited(overrides: Record<string, unknown> = {}) {
 
 function expectInvalid(res: { statusCode: number; json: () => unknown }) {
   expect(res.statusCode).toBe(400);
-  expect(res.json()).toEqual({ error: 'validation_error', message: INVALID });
+  expect(res.json()).toEqual({ error: 'invalid_invite', message: INVALID });
 }
 
 /** The invitation still works: it is looked up (from another address) for this user. */

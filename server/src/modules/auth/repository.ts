@@ -165,15 +165,16 @@ export function createAuthRepository(db: Executor) {
     }): Promise<{ userId: string } | 'invalid' | 'username-taken'> {
       try {
         return await db.transaction().execute(async (trx) => {
-          const invite = await trx
-            .updateTable('invites')
-            .set({ used_at: input.now })
+          const found = await trx
+            .selectFrom('invites')
+            .select('user_id')
             .where('code_digest', '=', input.codeDigest)
             .where('used_at', 'is', null)
             .where('expires_at', '>', input.now)
-            .returning(['id', 'user_id'])
             .executeTakeFirst();
-          if (!invite) return 'invalid' as const;
+          if (!found) return 'invalid' as const;
+          // The user's row first, then the invitation: the order of every password change and
+          // of a deletion (users, then invites by cascade), so they queue instead of deadlocking.
           const updated = await trx
             .updateTable('users')
             .set({
@@ -184,10 +185,22 @@ export function createAuthRepository(db: Executor) {
                 ? { username: input.username, username_key: identityKey(input.username) }
                 : {}),
             })
-            .where('id', '=', invite.user_id)
+            .where('id', '=', found.user_id)
             .where('is_active', '=', 1)
             .executeTakeFirst();
           if (Number(updated.numUpdatedRows) === 0) throw new InviteUnusable();
+          // Only if still unused: of two registrations with one code, the second ends here
+          // (after the first committed) and its password change is rolled back.
+          const invite = await trx
+            .updateTable('invites')
+            .set({ used_at: input.now })
+            .where('code_digest', '=', input.codeDigest)
+            .where('user_id', '=', found.user_id)
+            .where('used_at', 'is', null)
+            .where('expires_at', '>', input.now)
+            .returning(['id', 'user_id'])
+            .executeTakeFirst();
+          if (!invite) throw new InviteUnusable();
           await trx.deleteFrom('sessions').where('user_id', '=', invite.user_id).execute();
           await trx
             .insertInto('sessions')

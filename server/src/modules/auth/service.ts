@@ -5,6 +5,7 @@ import { INVITE_TTL_MS } from '@upshot/contract';
 import {
   ConflictError,
   ForbiddenError,
+  InvalidInviteError,
   RateLimitError,
   UnauthorizedError,
   ValidationError,
@@ -31,7 +32,6 @@ export const LIMITED_ACCOUNT_DELAY_MS = 1000;
 
 export type Auth = { user: AuthUser; sessionId: string | null };
 
-export const INVALID_INVITE = 'This invitation is invalid or has expired';
 
 /** A temporary password: 16 characters from an alphabet without look-alikes (about 90 bits). */
 export function temporaryPassword(): string {
@@ -260,7 +260,7 @@ export function createAuthService(deps: {
     async inviteInfo(code: string, ip: string) {
       await limitAttempts(`invite:ip:${ip}`, LOGIN_LIMIT, 'attempts');
       const found = await auth.findInvite(sha256Hex(code), clock.now().toISOString());
-      if (!found || found.user.is_active !== 1) throw new ValidationError(INVALID_INVITE);
+      if (!found || found.user.is_active !== 1) throw new InvalidInviteError();
       return {
         email: found.user.email,
         username: found.user.username,
@@ -296,7 +296,7 @@ export function createAuthService(deps: {
           user_agent: input.userAgent?.slice(0, 512) ?? null,
         },
       });
-      if (result === 'invalid') throw new ValidationError(INVALID_INVITE);
+      if (result === 'invalid') throw new InvalidInviteError();
       if (result === 'username-taken') {
         throw new ConflictError('A user with this username already exists');
       }

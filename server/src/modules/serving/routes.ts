@@ -13,7 +13,8 @@ function linkRequest(request: FastifyRequest): LinkRequest {
   const q = request.query as Record<string, unknown>;
   const header = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
   return {
-    viewer: request.auth?.user ?? null,
+    // A session that must choose its password first opens nothing the public cannot.
+    viewer: request.auth && !request.auth.user.mustChangePassword ? request.auth.user : null,
     signed: { expires: q.expires, signature: q.signature },
     head: request.method === 'HEAD',
     ifNoneMatch: header(h['if-none-match']),

@@ -1,7 +1,8 @@
 /** The desktop uploaders module's only door: ShareX config, bash and PowerShell scripts. */
+import type { AuditService } from '../audit/index.ts';
 import type { Module } from '../module.ts';
 import type { UsersService } from '../users/index.ts';
-import { uploadersRoutes, type RecordDownload } from './routes.ts';
+import { uploadersRoutes } from './routes.ts';
 import { createUploadersService, type UploadersService } from './service.ts';
 
 export type { UploadersService } from './service.ts';
@@ -9,8 +10,8 @@ export type { UploadersService } from './service.ts';
 export function createUploadersModule(deps: {
   users: UsersService;
   publicUrl: string;
-  /** Records an admin downloading another user's uploader (it holds their API token). */
-  recordDownload: RecordDownload;
+  /** Where an admin's download of another user's uploader (it holds their token) is recorded. */
+  audit: AuditService;
 }): Module & { service: UploadersService } {
   const service = createUploadersService({ publicUrl: deps.publicUrl });
   return {
@@ -18,7 +19,7 @@ export function createUploadersModule(deps: {
     routes: uploadersRoutes({
       uploaders: service,
       users: deps.users,
-      recordDownload: deps.recordDownload,
+      audit: deps.audit,
     }),
     jobs: [],
     tasks: {},

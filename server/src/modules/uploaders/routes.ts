@@ -2,6 +2,7 @@ import { API } from '@upshot/contract';
 import contentDisposition from 'content-disposition';
 import type { FastifyReply } from 'fastify';
 import { route } from '../../plugins/route-table.ts';
+import type { AuditService } from '../audit/index.ts';
 import type { UsersService, Viewer } from '../users/index.ts';
 import type { Download, UploadersService } from './service.ts';
 
@@ -17,27 +18,21 @@ function sendDownload(reply: FastifyReply, download: Download) {
     .send(download.body);
 }
 
-export type RecordDownload = (
-  actor: Viewer & { username: string },
-  target: { id: string; username: string },
-  kind: 'sharex' | 'bash' | 'powershell',
-) => Promise<void>;
+type Kind = 'sharex' | 'bash' | 'powershell';
 
 export function uploadersRoutes(deps: {
   uploaders: UploadersService;
   users: UsersService;
-  recordDownload: RecordDownload;
+  audit: AuditService;
 }) {
-  const { uploaders, users, recordDownload } = deps;
+  const { uploaders, users, audit } = deps;
   // Themself or an admin; anyone else is refused (403) before anything is read. An admin's
   // download of someone else's goes to the audit log.
-  const ownerFor = async (
-    viewer: Viewer & { username: string },
-    id: string,
-    kind: Parameters<RecordDownload>[2],
-  ) => {
+  const ownerFor = async (viewer: Viewer & { username: string }, id: string, kind: Kind) => {
     const owner = await users.uploaderOwner(viewer, id);
-    await recordDownload(viewer, { id, username: owner.username }, kind);
+    await audit.onOtherUser(viewer, { id, username: owner.username }, 'user.config_downloaded', {
+      kind,
+    });
     return owner;
   };
 

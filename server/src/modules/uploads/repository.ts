@@ -133,8 +133,9 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
         .selectFrom('users')
         .select(['disk_used', 'disk_quota'])
         .where('id', '=', userId)
-        .executeTakeFirstOrThrow();
-      return Math.max(0, Number(row.disk_quota) - Number(row.disk_used));
+        .executeTakeFirst();
+      // A user deleted while their upload streamed has nothing left.
+      return row ? Math.max(0, Number(row.disk_quota) - Number(row.disk_used)) : 0;
     },
 
     /** Every storage key of a user's uploads and thumbnails (to remove them with the user). */

@@ -2,6 +2,7 @@
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Keys } from '../../lib/crypto.ts';
+import type { AuditService } from '../audit/index.ts';
 import type { Module } from '../module.ts';
 import { createUsersRepository } from './repository.ts';
 import { usersRoutes } from './routes.ts';
@@ -16,7 +17,14 @@ export function createUsersModule(deps: {
   keys: Keys;
   clock: Clock;
   defaultQuotaBytes: number;
+  audit: AuditService;
 }): Module & { service: UsersService } {
   const service = createUsersService({ users: createUsersRepository(deps.db), ...deps });
-  return { name: 'users', routes: usersRoutes({ users: service }), jobs: [], tasks: {}, service };
+  return {
+    name: 'users',
+    routes: usersRoutes({ users: service, audit: deps.audit }),
+    jobs: [],
+    tasks: {},
+    service,
+  };
 }

@@ -1,0 +1,14 @@
+import { API } from '@upshot/contract';
+import { route } from '../../plugins/route-table.ts';
+import { toAuditEntry } from './presenter.ts';
+import type { AuditService } from './service.ts';
+
+export function auditRoutes(deps: { audit: AuditService }) {
+  const { audit } = deps;
+  return [
+    route(API.auditLog, async ({ query }) => {
+      const { rows, total } = await audit.list(query);
+      return { entries: rows.map(toAuditEntry), total, page: query.page, limit: query.limit };
+    }),
+  ];
+}
