@@ -1,12 +1,18 @@
 /** Signing in and seeding uploads over the HTTP API, for tests that are about something else. */
 import type { Page } from 'playwright-core';
 
-export async function apiSignIn(baseUrl: string, email: string, password: string) {
-  const res = await fetch(`${baseUrl}/api/auth/login`, {
+/** POST /api/auth/login as it answers, for tests about whether a password signs in. */
+export function signInRequest(baseUrl: string, email: string, password: string) {
+  return fetch(`${baseUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password }),
   });
+}
+
+/** A session token for the account; throws when it cannot sign in. */
+export async function apiSignIn(baseUrl: string, email: string, password: string) {
+  const res = await signInRequest(baseUrl, email, password);
   if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 }

@@ -1,7 +1,9 @@
 /**
  * Creates a user straight in a running server's SQLite database, through the server's own users
- * module (the same hashing, token and quota rules as the app). It stands in until the admin API
- * for creating users exists; then tests should create users over HTTP like everything else.
+ * module (the same hashing, token and quota rules as the app), with the password given: a
+ * ready-to-use user without a temporary password (which a user made through the admin API must
+ * replace first), for tests that are not about administration, and as the accounts an
+ * administration test works on. Making users is tested through the Admin screen.
  */
 import type { Role } from '@upshot/contract';
 import { loadConfig } from '../../server/src/config.ts';
@@ -9,6 +11,7 @@ import { openDatabase } from '../../server/src/db/database.ts';
 import { systemClock } from '../../server/src/lib/clock.ts';
 import { deriveKeys } from '../../server/src/lib/crypto.ts';
 import { resolveSecretKey } from '../../server/src/lib/secret-key.ts';
+import { createAuditModule } from '../../server/src/modules/audit/index.ts';
 import { createUsersModule } from '../../server/src/modules/users/index.ts';
 // Types only: the route config field declared there is used by the module types above, and
 // nothing else in this program's import graph brings that declaration in.
@@ -28,6 +31,7 @@ export async function createUser(server: RunningServer, user: NewTestUser): Prom
       keys: deriveKeys(resolveSecretKey(config.secretKey, config.dataDir)),
       clock: systemClock,
       defaultQuotaBytes: config.defaultQuotaBytes,
+      audit: createAuditModule({ db: handle.db, clock: systemClock }).service,
     });
     const row = await users.service.create(user);
     return row.id;

@@ -10,7 +10,7 @@ import { launchBrowser } from '../support/browser.ts';
 import { inviteLinkIn, startSmtp, type TestSmtp } from '../support/mail.ts';
 import { solidPng } from '../support/png.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { signInThroughForm, watchPageErrors } from '../support/session.ts';
+import { signInRequest, signInThroughForm, watchPageErrors } from '../support/session.ts';
 import { expectToast, firstNewToast, markToastsSeen } from '../support/toasts.ts';
 import { createUser } from '../support/users.ts';
 
@@ -206,12 +206,7 @@ describe('journey 2: a user created with a temporary password chooses their own'
     expect(page.url()).toBe(`${server.url}/dashboard`);
 
     // The temporary password is gone; the chosen one signs in.
-    const signIn = (password: string) =>
-      fetch(`${server.url}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: NEWCOMER.email, password }),
-      });
+    const signIn = (password: string) => signInRequest(server.url, NEWCOMER.email, password);
     expect((await signIn(tempPassword)).status).toBe(401);
     const fresh = (await (await signIn(NEWCOMER.password)).json()) as {
       user: { mustChangePassword: boolean };

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
-import { signInThroughForm, watchPageErrors } from '../support/session.ts';
+import { signInRequest, signInThroughForm, watchPageErrors } from '../support/session.ts';
 import { expectToast } from '../support/toasts.ts';
 import { createUser } from '../support/users.ts';
 
@@ -57,12 +57,7 @@ async function rowAction(username: string, item: string) {
   await page.getByRole('menuitem', { name: item, exact: true }).click();
 }
 
-const signIn = (email: string, password: string) =>
-  fetch(`${server.url}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password }),
-  });
+const signIn = (email: string, password: string) => signInRequest(server.url, email, password);
 
 describe('the Admin screen', () => {
   it('lists every user', async () => {

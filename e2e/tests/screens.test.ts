@@ -1,9 +1,11 @@
 /**
  * Every screen on a phone (390 x 844) and a desktop (1280 x 800): nothing scrolls sideways, the
  * built app runs under the server's Content-Security-Policy, and a screenshot of each is kept in
- * e2e/screenshots/ (phone-*.png, desktop-*.png) to look at.
+ * e2e/screenshots/ (phone-*.png, desktop-*.png) to look at. The Admin screen's tabs and dialogs
+ * and the registration screen are shot with something in them: a pending access request, the
+ * audit log of a user made over the admin API, and that user's invitation.
  */
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot } from '../support/browser.ts';
 import { solidPng } from '../support/png.ts';
@@ -18,6 +20,7 @@ let browser: Awaited<ReturnType<typeof launchBrowser>>;
 let page: Page;
 let token: string;
 let pageErrors: () => string[];
+let inviteCode: string;
 
 beforeAll(async () => {
   server = await startServer({
@@ -42,6 +45,29 @@ beforeAll(async () => {
     name: 'notes.txt',
     bytes: Buffer.from('notes\n'.repeat(50)),
   });
+  // Something for each Admin tab, and an invitation to register with.
+  const requested = await fetch(`${server.url}/api/access-requests`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: 'rita.visitor@example.com',
+      name: 'Rita Visitor',
+      reason: 'I publish the screenshots of the documentation team, about forty a week.',
+    }),
+  });
+  expect(requested.status).toBe(201);
+  const created = await fetch(`${server.url}/api/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      email: 'invited@example.com',
+      username: 'invited-user',
+      role: 'user',
+      sendInvite: true,
+    }),
+  });
+  expect(created.status).toBe(201);
+  inviteCode = ((await created.json()) as { inviteCode: string }).inviteCode;
   browser = await launchBrowser();
   page = browser.page;
   pageErrors = watchPageErrors(page);
@@ -65,6 +91,20 @@ async function expectNoSidewaysScroll(screen: string) {
     scrollWidth,
     `${screen} is ${scrollWidth}px wide in a ${innerWidth}px window`,
   ).toBeLessThanOrEqual(innerWidth);
+}
+
+/** Waits for the page's animations (a dialog zooming in, another fading out) to end. */
+async function animationsDone() {
+  await page.evaluate(() =>
+    Promise.all(document.getAnimations().map((animation) => animation.finished)),
+  );
+}
+
+async function expectWithinWindow(element: Locator) {
+  const box = (await element.boundingBox())!;
+  const { width } = page.viewportSize()!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(width);
 }
 
 async function signOut() {
@@ -128,7 +168,32 @@ const SCREENS: Screen[] = [
     signedIn: true,
     ready: () => page.getByText(/^Member since /).waitFor(),
   },
-  { name: 'admin', path: '/admin', signedIn: true, ready: heading('Admin') },
+  {
+    name: 'admin',
+    path: '/admin',
+    signedIn: true,
+    // The users themselves, not only the heading above the tab's spinner.
+    ready: () => page.getByRole('table', { name: 'Users', exact: true }).waitFor(),
+  },
+  {
+    name: 'admin-requests',
+    path: '/admin?tab=requests',
+    signedIn: true,
+    ready: () =>
+      page.getByRole('table', { name: 'Access requests' }).getByText('Rita Visitor').waitFor(),
+  },
+  {
+    name: 'admin-audit',
+    path: '/admin?tab=audit',
+    signedIn: true,
+    ready: () => page.getByRole('table', { name: 'Audit log' }).getByText('invited-user').waitFor(),
+  },
+  {
+    name: 'register',
+    path: '/register?invite={invite}',
+    signedIn: false,
+    ready: () => page.getByRole('button', { name: 'Set Password' }).waitFor(),
+  },
 ];
 
 const VIEWPORTS = [
@@ -145,11 +210,38 @@ describe.each(VIEWPORTS)('every screen at $width px ($name)', (viewport) => {
   it.each(SCREENS)('$path does not scroll sideways', async (screen) => {
     if (screen.signedIn) await signIn();
     else await signOut();
-    await page.goto(`${server.url}${screen.path}`);
+    const path = screen.path.replace('{invite}', inviteCode);
+    await page.goto(`${server.url}${path}`);
     await screen.ready();
-    expect(new URL(page.url()).pathname).toBe(screen.path);
+    const url = new URL(page.url());
+    expect(`${url.pathname}${url.search}`).toBe(path);
     await expectNoSidewaysScroll(screen.path);
     await screenshot(page, `${viewport.name}-${screen.name}`);
+  });
+
+  it('opens Create User and the credentials alert within the window', async () => {
+    await signIn();
+    await page.goto(`${server.url}/admin`);
+    await page.getByRole('table', { name: 'Users', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Create User' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create User' });
+    await dialog.getByLabel('Email', { exact: true }).fill(`${viewport.name}@example.com`);
+    await dialog.getByLabel('Username', { exact: true }).fill(`made-on-a-${viewport.name}`);
+    await dialog.getByRole('checkbox', { name: 'Send invite email' }).click();
+    await animationsDone();
+    await expectWithinWindow(dialog);
+    await screenshot(page, `${viewport.name}-create-user`, { fullPage: false });
+    await dialog.getByRole('button', { name: 'Create User' }).click();
+
+    const alert = page.getByRole('alertdialog', { name: 'User created' });
+    await alert.getByLabel('Temporary password', { exact: true }).waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await animationsDone();
+    await expectWithinWindow(alert);
+    await expectNoSidewaysScroll('/admin with the credentials alert');
+    await screenshot(page, `${viewport.name}-user-created`, { fullPage: false });
+    await alert.getByRole('button', { name: 'Done' }).click();
+    await alert.waitFor({ state: 'detached' });
   });
 
   it('keeps the account menu on screen, and its menu inside the window', async () => {

@@ -1,34 +1,21 @@
 // A value to hand on (a temporary password, an invitation link): shown in full, selectable,
 // with a button that copies it.
 import { Check, Copy } from 'lucide-react';
-import { useEffect, useId, useRef, useState } from 'react';
-import { toast } from 'sonner';
+import { useId, useRef } from 'react';
+import { useCopy } from '../lib/use-copy.ts';
 import { Button } from './ui/button.tsx';
 import { Input } from './ui/input.tsx';
 import { Label } from './ui/label.tsx';
 
-const COPIED_FOR_MS = 2000;
-
 export function CopyField({ label, value }: { label: string; value: string }) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [copied, setCopied] = useState(false);
+  const { copy, copied } = useCopy();
 
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_FOR_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-    } catch {
-      // The page may not be allowed the clipboard: leave the text selected to copy by hand.
-      input.current?.select();
-      toast.error(`Failed to copy the ${label.toLowerCase()}`);
-    }
+  const copyValue = async () => {
+    const done = await copy(value, { failure: `Failed to copy the ${label.toLowerCase()}` });
+    // Left selected, the text is ready to copy by hand.
+    if (!done) input.current?.select();
   };
 
   return (
@@ -50,7 +37,7 @@ export function CopyField({ label, value }: { label: string; value: string }) {
           variant="outline"
           size="icon"
           aria-label={copied ? `${label} copied` : `Copy ${label.toLowerCase()}`}
-          onClick={() => void copy()}
+          onClick={() => void copyValue()}
         >
           {copied ? (
             <Check aria-hidden="true" className="text-emerald-500" />

@@ -23,6 +23,8 @@ type CredentialsDialogProps = {
   credentials: readonly Credential[];
   /** Another way out beside Done (e.g. trying the email again). */
   action?: ReactNode;
+  /** Where focus goes once the dialog has closed (as in ConfirmDialog). */
+  onCloseAutoFocus?: (event: Event) => void;
 };
 
 export function CredentialsDialog({
@@ -32,10 +34,11 @@ export function CredentialsDialog({
   description,
   credentials,
   action,
+  onCloseAutoFocus,
 }: CredentialsDialogProps) {
   return (
     <AlertDialog open={open} onOpenChange={onOpenChange}>
-      <AlertDialogContent className="sm:max-w-lg">
+      <AlertDialogContent className="sm:max-w-lg" onCloseAutoFocus={onCloseAutoFocus}>
         <AlertDialogHeader>
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>

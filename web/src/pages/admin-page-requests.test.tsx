@@ -246,3 +246,57 @@ describe('Admin page: Audit Log tab', () => {
     expect(await screen.findByText('Failed to load audit log')).toBeInTheDocument();
   });
 });
+
+describe('Admin page: requests in flight and the last page', () => {
+  it('holds the buttons of every request being decided, not only the latest', async () => {
+    const server = fakeAdminServer({
+      requests: [
+        ...threeRequests(),
+        makeAccessRequest({ id: 'r4', name: 'Uma Waiting', email: 'uma@example.com' }),
+      ],
+    });
+    const decide = server.handlers['PATCH /api/access-requests/:id']!;
+    const held: (() => void)[] = [];
+    server.handlers['PATCH /api/access-requests/:id'] = async (request, params) => {
+      await new Promise<void>((release) => held.push(release));
+      return decide(request, params);
+    };
+    const { user } = renderWithAdminServer(server, '/admin?tab=requests');
+    const rita = await requestRow('Rita Visitor');
+    const uma = await requestRow('Uma Waiting');
+
+    await user.click(within(rita).getByRole('button', { name: /^Approve/ }));
+    await user.click(within(uma).getByRole('button', { name: /^Reject/ }));
+    await waitFor(() => expect(held).toHaveLength(2));
+    for (const line of [rita, uma]) {
+      for (const name of [/^Approve/, /^Reject/, /^Delete/]) {
+        expect(within(line).getByRole('button', { name })).toBeDisabled();
+      }
+    }
+
+    held.forEach((release) => release());
+    expect(await screen.findByText('Request rejected')).toBeInTheDocument();
+    await waitFor(async () =>
+      expect(
+        within(await requestRow('Uma Waiting')).getByRole('button', { name: /^Delete/ }),
+      ).toBeEnabled(),
+    );
+  });
+
+  it('steps back to the new last page when its last request is deleted', async () => {
+    const requests = Array.from({ length: 21 }, (_, i) =>
+      makeAccessRequest({ id: `r${i}`, name: `Visitor ${i}`, email: `v${i}@example.com` }),
+    );
+    const { user } = renderWithAdminServer(fakeAdminServer({ requests }), '/admin?tab=requests');
+    await requestRow('Visitor 0');
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    const last = await requestRow('Visitor 20');
+    await user.click(within(last).getByRole('button', { name: /^Delete/ }));
+    await user.click(await screen.findByRole('button', { name: 'Delete' }));
+    await screen.findByText('Request deleted');
+
+    expect(await requestRow('Visitor 0')).toBeInTheDocument();
+    expect(screen.queryByText('No access requests yet')).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Pagination' })).not.toBeInTheDocument();
+  });
+});

@@ -1,12 +1,25 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { jsonResponse } from '../test/fetch-mock.ts';
 import { fakeAdminServer, INVALID_INVITE, renderWithAdminServer } from '../test/admin-server.ts';
 
 const INVITES = { 'good-code': { email: 'rita@example.com', username: 'rita' } };
 
-function invited(path = '/register?invite=good-code') {
+function invited(
+  path = '/register?invite=good-code',
+  prepare: (server: ReturnType<typeof fakeAdminServer>) => void = () => {},
+) {
   const server = fakeAdminServer({ me: null, invites: { ...INVITES } });
+  prepare(server);
   return { server, ...renderWithAdminServer(server, path) };
+}
+
+const TOO_MANY = 'Too many attempts, try again in a minute';
+const tooMany = () => jsonResponse(429, { error: 'rate_limited', message: TOO_MANY });
+
+async function fillPasswords(user: ReturnType<typeof invited>['user']) {
+  await user.type(await screen.findByLabelText('Password'), 'long-enough-1');
+  await user.type(screen.getByLabelText('Confirm password'), 'long-enough-1');
 }
 
 describe('Registration with an invitation', () => {
@@ -92,5 +105,49 @@ describe('Registration with an invitation', () => {
     await user.click(screen.getByRole('button', { name: 'Set Password' }));
     expect(await screen.findByRole('link', { name: 'Request Access' })).toBeInTheDocument();
     expect(screen.getAllByText(INVALID_INVITE).length).toBeGreaterThan(0);
+  });
+
+  it('says an invitation is invalid from its error code, whatever the words', async () => {
+    const { user } = invited('/register?invite=good-code', (server) => {
+      server.fail.register = () =>
+        jsonResponse(400, { error: 'invalid_invite', message: 'This invitation was used already' });
+    });
+    await fillPasswords(user);
+    await user.click(screen.getByRole('button', { name: 'Set Password' }));
+    expect(
+      await screen.findByRole('heading', { name: 'Invitation not valid' }),
+    ).toBeInTheDocument();
+  });
+
+  it("shows the server's message with Retry when the invitation cannot be checked now", async () => {
+    const { user, server } = invited('/register?invite=good-code', (fake) => {
+      fake.fail.inviteInfo = tooMany;
+    });
+    expect(await screen.findByText(TOO_MANY)).toBeInTheDocument();
+    expect(screen.queryByText(INVALID_INVITE)).not.toBeInTheDocument();
+
+    delete server.fail.inviteInfo;
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByLabelText('Username')).toHaveValue('rita');
+  });
+
+  it("keeps the form with the server's message when registering is refused for another reason", async () => {
+    const { user } = invited('/register?invite=good-code', (server) => {
+      server.fail.register = tooMany;
+    });
+    await fillPasswords(user);
+    await user.click(screen.getByRole('button', { name: 'Set Password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(TOO_MANY);
+    expect(screen.getByRole('button', { name: 'Set Password' })).toBeEnabled();
+    expect(screen.queryByRole('heading', { name: 'Invitation not valid' })).not.toBeInTheDocument();
+  });
+
+  it('gives password managers the email as the account, not the username', async () => {
+    invited();
+    const username = await screen.findByLabelText('Username');
+    expect(username).toHaveAttribute('autocomplete', 'off');
+    const account = document.querySelector('input[autocomplete="username"]');
+    expect(account).toHaveValue('rita@example.com');
+    expect(account).not.toBeVisible();
   });
 });

@@ -20,7 +20,7 @@ export function SettingsPage() {
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
       <PageHeader title="Settings" description="Your preferences, password and desktop uploaders" />
       <PreferencesCard />
-      <ChangePasswordCard userId={user.id} username={user.username} />
+      <ChangePasswordCard userId={user.id} email={user.email} />
       <DesktopUploadersCard userId={user.id} username={user.username} />
       <ApiTokenCard userId={user.id} />
       <AccountInfoCard userId={user.id} />

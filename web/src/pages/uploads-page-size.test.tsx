@@ -1,10 +1,11 @@
-// The Uploads page's size comes from the user's preferences (uploadsPerPage).
+// The Uploads page's size comes from the user's preferences (uploadsPerPage); a page past the
+// last one steps back to it.
 import type { Upload } from '@upshot/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { deferred, jsonResponse, mockFetch } from '../test/fetch-mock.ts';
 import { makePreferences, makeServerConfig, makeUpload, makeUser } from '../test/fixtures.ts';
-import { renderApp } from '../test/render-app.tsx';
+import { currentUrl, renderApp } from '../test/render-app.tsx';
 
 const uploads = Array.from({ length: 12 }, (_, i) =>
   makeUpload({ id: `u${i}`, originalFilename: `file-${i}.txt` }),
@@ -63,5 +64,12 @@ describe('Uploads page: page size', () => {
     );
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(12));
     expect(listQueries().map((q) => q.limit)).toEqual(['20']);
+  });
+
+  it('steps back to the last page when the one asked for is past the end', async () => {
+    const { router } = renderUploads(preferences(10), '/uploads?page=3');
+    await waitFor(() => expect(currentUrl(router)).toBe('/uploads?page=2'));
+    expect(router.state.historyAction).toBe('REPLACE');
+    await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(2));
   });
 });

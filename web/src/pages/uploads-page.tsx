@@ -2,15 +2,15 @@ import type { Upload } from '@upshot/contract';
 import { CloudUpload } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { toast } from 'sonner';
-import { ConfirmDeleteDialog } from '../components/confirm-delete-dialog.tsx';
+import { ConfirmDialog } from '../components/confirm-dialog.tsx';
 import { PageHeader } from '../components/page-header.tsx';
+import { Pagination } from '../components/pagination.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { Checkbox } from '../components/ui/checkbox.tsx';
 import { Label } from '../components/ui/label.tsx';
 import { useUploadsPerPage } from '../features/preferences/index.ts';
 import {
   FilterBar,
-  Pagination,
   SelectionBar,
   UploadDialog,
   UploadGrid,
@@ -26,6 +26,7 @@ import {
   useUploadsQuery,
 } from '../features/uploads/index.ts';
 import { isApiError } from '../lib/api-client.ts';
+import { useClampPage } from '../lib/use-clamp-page.ts';
 
 const closed = { upload: null, open: false };
 
@@ -64,19 +65,16 @@ export function UploadsPage() {
     clearSelection();
   }, [params, clearSelection]);
 
-  // Deleting the last cards of the last page leaves it empty: step back to the new last page.
-  useEffect(() => {
-    if (data && data.uploads.length === 0 && data.total > 0 && data.page > 1) {
-      replacePage(Math.max(1, Math.ceil(data.total / data.limit)));
-    }
-  }, [data, replacePage]);
-
   const uploads = data?.uploads ?? [];
+  // Deleting the last cards of the last page leaves it empty: step back to the new last page.
+  const pageCount = useClampPage(
+    data && { page: data.page, limit: data.limit, total: data.total, rows: uploads.length },
+    replacePage,
+  );
   const listedIds = uploads.map((upload) => upload.id);
   const selectedUploads = uploads.filter((upload) => selected.has(upload.id));
   const selectedIds = selectedUploads.map((upload) => upload.id);
   const allSelected = listedIds.length > 0 && selectedIds.length === listedIds.length;
-  const pageCount = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
 
   const confirmDeleteOne = async () => {
     const { upload } = toDelete;
@@ -167,7 +165,7 @@ export function UploadsPage() {
         onSave={actions.setVanityUrl}
       />
 
-      <ConfirmDeleteDialog
+      <ConfirmDialog
         open={toDelete.open}
         onOpenChange={(open) => setToDelete((current) => ({ ...current, open }))}
         title="Delete upload"
@@ -175,7 +173,7 @@ export function UploadsPage() {
         onConfirm={() => void confirmDeleteOne()}
       />
 
-      <ConfirmDeleteDialog
+      <ConfirmDialog
         open={batchDelete.open}
         onOpenChange={(open) => setBatchDelete((current) => ({ ...current, open }))}
         title="Delete uploads"

@@ -10,6 +10,7 @@ import type {
   UpdateUserRequest,
   User,
 } from '@upshot/contract';
+import { screen, within } from '@testing-library/react';
 import { jsonResponse, mockFetch } from './fetch-mock.ts';
 import { makeServerConfig, makeUser, makeUserStats } from './fixtures.ts';
 import { renderApp } from './render-app.tsx';
@@ -26,6 +27,7 @@ type Failable =
   | 'deleteAccessRequest'
   | 'requestAccess'
   | 'auditLog'
+  | 'inviteInfo'
   | 'register';
 
 export const serverError = () => jsonResponse(500, { error: 'internal_error', message: 'boom' });
@@ -33,6 +35,7 @@ const notFound = () => jsonResponse(404, { error: 'not_found', message: 'Not fou
 const conflict = (message: string) => jsonResponse(409, { error: 'conflict', message });
 
 export const INVALID_INVITE = 'This invitation is invalid or has expired';
+const invalidInvite = () => jsonResponse(400, { error: 'invalid_invite', message: INVALID_INVITE });
 
 export function makeAdminUser(overrides: Partial<AdminUser> = {}): AdminUser {
   return { ...makeUser(), uploadCount: 0, lastSeenAt: null, ...overrides };
@@ -338,15 +341,16 @@ export function fakeAdminServer(options: Options = {}) {
 
     // --- invitations ---
     'GET /api/auth/invites/:code': (_request, { code = '' }) => {
+      if (fail.inviteInfo) return fail.inviteInfo();
       const invite = invites.get(code);
-      if (!invite) return jsonResponse(400, { error: 'validation_error', message: INVALID_INVITE });
+      if (!invite) return invalidInvite();
       return jsonResponse(200, { expiresAt: '2025-03-12T09:30:00.000Z', ...invite });
     },
     'POST /api/auth/register': async (request) => {
       if (fail.register) return fail.register();
       const input = await body<RegisterRequest>(request);
       const invite = invites.get(input.inviteCode);
-      if (!invite) return jsonResponse(400, { error: 'validation_error', message: INVALID_INVITE });
+      if (!invite) return invalidInvite();
       const username = input.username ?? invite.username;
       if (users.some((u) => u.username === username && u.email !== invite.email)) {
         return conflict('This username is taken');
@@ -369,4 +373,21 @@ export function renderWithAdminServer(server: AdminServer, path = '/admin') {
   const sent = (method: string, pathname: string) =>
     network.requests.filter((r) => r.method === method && new URL(r.url).pathname === pathname);
   return { ...renderApp(path), ...network, sent };
+}
+
+export const usersTable = () => screen.findByRole('table', { name: 'Users' });
+
+export const userRow = async (username: string) =>
+  within(await usersTable()).findByRole('row', { name: username });
+
+/** Opens a row's menu and picks an item. */
+export async function rowAction(
+  user: ReturnType<typeof renderWithAdminServer>['user'],
+  username: string,
+  item: string,
+) {
+  await user.click(
+    within(await userRow(username)).getByRole('button', { name: `Actions for ${username}` }),
+  );
+  await user.click(await screen.findByRole('menuitem', { name: item }));
 }

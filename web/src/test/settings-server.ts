@@ -1,6 +1,7 @@
 // The Settings and Profile tests' stand-in for the endpoints they call: preferences, the user
 // with their API token, password changes, token regeneration and the uploader downloads, kept
 // as the server would keep them.
+import { screen } from '@testing-library/react';
 import type { Preferences, UserStats, UserWithToken } from '@upshot/contract';
 import { jsonResponse, mockFetch } from './fetch-mock.ts';
 import { makePreferences, makeServerConfig, makeUser, makeUserStats } from './fixtures.ts';
@@ -72,7 +73,7 @@ export function fakeSettingsServer(options: Options = {}) {
       user.apiToken = `upt_regenerated-token-${++tokens}-wxyz`;
       return jsonResponse(200, { apiToken: user.apiToken });
     },
-    'GET /api/upload/sharex-config': () =>
+    'GET /api/users/:id/sharex-config': () =>
       fail.download?.() ??
       file(
         `upshot-${user.username}.sxcu`,
@@ -111,3 +112,6 @@ export function renderWithSettingsServer(server: SettingsServer, path = '/settin
       .map((r) => `${r.method} ${new URL(r.url).pathname}`);
   return { ...renderApp(path), ...network, sent, writes };
 }
+
+/** A section of the Settings screen, by its title. */
+export const settingsSection = (name: string) => screen.findByRole('region', { name });

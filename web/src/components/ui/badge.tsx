@@ -11,6 +11,10 @@ export const badgeVariants = cva(
         secondary: 'border-transparent bg-secondary text-secondary-foreground',
         destructive: 'border-transparent bg-destructive/60 text-white',
         outline: 'text-foreground',
+        // States told by colour (a user's status, an access request's): readable on both themes.
+        success: 'border-emerald-500/30 bg-emerald-500/15 text-emerald-700 dark:text-emerald-400',
+        danger: 'border-red-500/30 bg-red-500/15 text-red-700 dark:text-red-400',
+        warning: 'border-amber-500/30 bg-amber-500/15 text-amber-700 dark:text-amber-400',
       },
     },
     defaultVariants: { variant: 'default' },

@@ -1,5 +1,16 @@
-import type { CSSProperties } from 'react';
+import { useSyncExternalStore, type CSSProperties } from 'react';
 import { Toaster as Sonner, type ToasterProps } from 'sonner';
+
+/** The palette on screen: the `dark` class on <html> (set by index.html, then the user's theme). */
+function readPalette(): 'dark' | 'light' {
+  return document.documentElement.classList.contains('dark') ? 'dark' : 'light';
+}
+
+function watchPalette(onChange: () => void): () => void {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'] });
+  return () => observer.disconnect();
+}
 
 /**
  * The app's toast stack, configured to the brief: top right, 4000 ms, 3 visible, 14 px gap,
@@ -7,12 +18,13 @@ import { Toaster as Sonner, type ToasterProps } from 'sonner';
  * Sonner has no props for the swipe threshold or the removal delay: sonner 2 hard-codes the
  * 200 ms removal delay the brief asks for, and a plugin in vite.config.ts sets its 45 px swipe
  * threshold to the brief's 20 px (unit tests load sonner untransformed; the browser tests
- * check the 20 px).
+ * check the 20 px). Toasts take the palette on screen, light or dark.
  */
 export function Toaster(props: ToasterProps) {
+  const palette = useSyncExternalStore(watchPalette, readPalette);
   return (
     <Sonner
-      theme="dark"
+      theme={palette}
       position="top-right"
       duration={4000}
       visibleToasts={3}

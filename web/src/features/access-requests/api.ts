@@ -1,7 +1,13 @@
 // Access requests over the api client: the visitor's form, and the TanStack Query hooks of the
 // Admin screen's Access Requests tab. Every decision invalidates the list (and the users, whom
 // an approval adds to).
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useMutation,
+  useMutationState,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { AccessRequest, CreateAccessRequest } from '@upshot/contract';
 import { api } from '../../lib/api-client.ts';
 
@@ -12,6 +18,8 @@ export type AccessRequestListParams = { status: RequestStatusFilter; page: numbe
 export const accessRequestKeys = {
   all: ['access-requests'] as const,
   list: (params: AccessRequestListParams) => ['access-requests', 'list', params] as const,
+  decide: ['access-requests', 'decide'] as const,
+  remove: ['access-requests', 'remove'] as const,
 };
 
 export const accessRequestsApi = {
@@ -49,10 +57,31 @@ function useInvalidateAfterDecision() {
 
 export function useDecideAccessRequestMutation() {
   const invalidate = useInvalidateAfterDecision();
-  return useMutation({ mutationFn: accessRequestsApi.decide, onSettled: invalidate });
+  return useMutation({
+    mutationKey: accessRequestKeys.decide,
+    mutationFn: accessRequestsApi.decide,
+    onSettled: invalidate,
+  });
 }
 
 export function useDeleteAccessRequestMutation() {
   const invalidate = useInvalidateAfterDecision();
-  return useMutation({ mutationFn: accessRequestsApi.remove, onSettled: invalidate });
+  return useMutation({
+    mutationKey: accessRequestKeys.remove,
+    mutationFn: accessRequestsApi.remove,
+    onSettled: invalidate,
+  });
+}
+
+/** The ids of every request being decided or deleted now, however many are in flight. */
+export function useRequestIdsInFlight(): ReadonlySet<string> {
+  const decided = useMutationState({
+    filters: { mutationKey: accessRequestKeys.decide, status: 'pending' },
+    select: (mutation) => (mutation.state.variables as { id: string } | undefined)?.id,
+  });
+  const removed = useMutationState({
+    filters: { mutationKey: accessRequestKeys.remove, status: 'pending' },
+    select: (mutation) => mutation.state.variables as string | undefined,
+  });
+  return new Set([...decided, ...removed].filter((id) => id !== undefined));
 }

@@ -8,7 +8,7 @@ import type {
   SendInviteRequest,
   UpdateUserRequest,
 } from '@upshot/contract';
-import { api, type DownloadedFile } from '../../lib/api-client.ts';
+import { api } from '../../lib/api-client.ts';
 
 export type UserStatusFilter = 'active' | 'inactive' | '';
 
@@ -28,15 +28,6 @@ export const adminKeys = {
   audit: (params: AuditLogParams) => ['admin', 'audit', params] as const,
 };
 
-/** The uploader files an administrator may download for a user. */
-export type ConfigKind = 'sharex' | 'bash' | 'powershell';
-
-export const CONFIG_EXTENSIONS: Record<ConfigKind, string> = {
-  sharex: 'sxcu',
-  bash: 'sh',
-  powershell: 'ps1',
-};
-
 export const adminApi = {
   listUsers: (params: UserListParams, signal?: AbortSignal) =>
     api.call('listUsers', {
@@ -54,16 +45,6 @@ export const adminApi = {
   deleteUser: (id: string) => api.call('deleteUser', { params: { id } }),
   resetPassword: (id: string) => api.call('resetPassword', { params: { id } }),
   sendInvite: (body: SendInviteRequest) => api.call('sendInvite', { body }),
-  downloadConfig: ({ id, kind }: { id: string; kind: ConfigKind }): Promise<DownloadedFile> => {
-    switch (kind) {
-      case 'sharex':
-        return api.download('userSharexConfig', { params: { id } });
-      case 'bash':
-        return api.download('userBashScript', { params: { id } });
-      case 'powershell':
-        return api.download('userPowershellScript', { params: { id } });
-    }
-  },
   auditLog: (params: AuditLogParams, signal?: AbortSignal) =>
     api.call('auditLog', { query: params, signal }),
 };
@@ -87,15 +68,18 @@ export function useAuditLogQuery(params: AuditLogParams) {
   });
 }
 
+/** Reloads the users and the log (after any administrator action, which the log records). */
+export function useInvalidateAdmin() {
+  const queryClient = useQueryClient();
+  return () => void queryClient.invalidateQueries({ queryKey: adminKeys.all });
+}
+
 /** A change to users: the list and the log reload once it has settled. */
 function useAdminMutation<TData, TVariables>(
   mutationFn: (variables: TVariables) => Promise<TData>,
 ) {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn,
-    onSettled: () => void queryClient.invalidateQueries({ queryKey: adminKeys.all }),
-  });
+  const invalidate = useInvalidateAdmin();
+  return useMutation({ mutationFn, onSettled: invalidate });
 }
 
 export const useCreateUserMutation = () => useAdminMutation(adminApi.createUser);
@@ -103,4 +87,3 @@ export const useUpdateUserMutation = () => useAdminMutation(adminApi.updateUser)
 export const useDeleteUserMutation = () => useAdminMutation(adminApi.deleteUser);
 export const useResetPasswordMutation = () => useAdminMutation(adminApi.resetPassword);
 export const useSendInviteMutation = () => useAdminMutation(adminApi.sendInvite);
-export const useDownloadConfigMutation = () => useAdminMutation(adminApi.downloadConfig);

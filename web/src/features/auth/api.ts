@@ -16,9 +16,11 @@ export const authApi = {
   register: (request: RegisterRequest) => api.call('register', { body: request }),
   inviteInfo: (code: string, signal?: AbortSignal) =>
     api.call('inviteInfo', { params: { code }, signal }),
-  changePassword: (id: string, currentPassword: string, newPassword: string) =>
+  changePassword: ({ id, currentPassword, newPassword }: PasswordChange & { id: string }) =>
     api.call('changePassword', { params: { id }, body: { currentPassword, newPassword } }),
 };
+
+type PasswordChange = { currentPassword: string; newPassword: string };
 
 type MutationCallbacks<TData, TVariables> = {
   onSuccess?: (data: TData, variables: TVariables) => void;
@@ -65,19 +67,23 @@ export function useInviteQuery(code: string) {
 }
 
 /**
+ * Changes the signed-in user's password (Settings). The session stays; the server signs out
+ * the user's other sessions.
+ */
+export function useChangePasswordMutation(id: string) {
+  return useMutation({
+    mutationFn: (change: PasswordChange) => authApi.changePassword({ id, ...change }),
+  });
+}
+
+/**
  * Replaces a temporary password. The session stays; the user no longer must change it, and
  * whatever was refused meanwhile (403 password_change_required) is fetched again.
  */
 export function useChooseOwnPasswordMutation(user: User) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({
-      currentPassword,
-      newPassword,
-    }: {
-      currentPassword: string;
-      newPassword: string;
-    }) => authApi.changePassword(user.id, currentPassword, newPassword),
+    mutationFn: (change: PasswordChange) => authApi.changePassword({ id: user.id, ...change }),
     onSuccess: () => {
       queryClient.setQueryData<User>(authKeys.me, (current) =>
         current ? { ...current, mustChangePassword: false } : current,

@@ -1,7 +1,6 @@
 // The uploads feature's public surface; other modules import from here, never from its internals.
 export { uploadKeys, useUploadsQuery, type UploadListParams } from './api.ts';
 export { FilterBar } from './components/filter-bar.tsx';
-export { Pagination } from '../../components/pagination.tsx';
 export { SelectionBar } from './components/selection-bar.tsx';
 export { UploadDialog } from './components/upload-dialog.tsx';
 export { UploadGrid } from './components/upload-grid.tsx';

@@ -1,5 +1,5 @@
-// Calls about one user (their details with the API token, password, token, uploader downloads)
-// over the api client, and the TanStack Query hooks Settings and Profile use.
+// Calls about one user (their details with the API token, the token, uploader downloads) over
+// the api client, and the TanStack Query hooks Settings, Profile and the Admin screen use.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiTokenResponse, UserWithToken } from '@upshot/contract';
 import { api, type DownloadedFile } from '../../lib/api-client.ts';
@@ -9,9 +9,10 @@ export const usersKeys = {
   detail: (id: string) => ['users', 'detail', id] as const,
 };
 
-/** The desktop uploaders Settings offers, each with the file name to fall back on. */
+/** The desktop uploaders a user downloads (in Settings, or an administrator for them). */
 export type UploaderKind = 'sharex' | 'bash' | 'powershell';
 
+/** The file name's extension to fall back on when the answer names no file. */
 export const UPLOADER_EXTENSIONS: Record<UploaderKind, string> = {
   sharex: 'sxcu',
   bash: 'sh',
@@ -20,20 +21,11 @@ export const UPLOADER_EXTENSIONS: Record<UploaderKind, string> = {
 
 export const usersApi = {
   get: (id: string, signal?: AbortSignal) => api.call('getUser', { params: { id }, signal }),
-  changePassword: ({
-    id,
-    currentPassword,
-    newPassword,
-  }: {
-    id: string;
-    currentPassword: string;
-    newPassword: string;
-  }) => api.call('changePassword', { params: { id }, body: { currentPassword, newPassword } }),
   regenerateApiToken: (id: string) => api.call('regenerateApiToken', { params: { id } }),
-  downloadUploader: (kind: UploaderKind, id: string): Promise<DownloadedFile> => {
+  downloadUploader: ({ id, kind }: { id: string; kind: UploaderKind }): Promise<DownloadedFile> => {
     switch (kind) {
       case 'sharex':
-        return api.download('sharexConfig');
+        return api.download('userSharexConfig', { params: { id } });
       case 'bash':
         return api.download('userBashScript', { params: { id } });
       case 'powershell':
@@ -53,14 +45,13 @@ export function useUserQuery(id: string) {
   });
 }
 
-export function useChangePasswordMutation() {
-  return useMutation({ mutationFn: usersApi.changePassword });
-}
-
 export function useRegenerateApiTokenMutation(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => usersApi.regenerateApiToken(id),
+    // A read of the user already on its way carries the old token: it must not land after
+    // the new one is written.
+    onMutate: () => queryClient.cancelQueries({ queryKey: usersKeys.detail(id) }),
     onSuccess: ({ apiToken }: ApiTokenResponse) =>
       queryClient.setQueryData<UserWithToken>(usersKeys.detail(id), (user) =>
         user ? { ...user, apiToken } : user,
@@ -68,6 +59,6 @@ export function useRegenerateApiTokenMutation(id: string) {
   });
 }
 
-export function useDownloadUploaderMutation(id: string) {
-  return useMutation({ mutationFn: (kind: UploaderKind) => usersApi.downloadUploader(kind, id) });
+export function useDownloadUploaderMutation(onSettled?: () => void) {
+  return useMutation({ mutationFn: usersApi.downloadUploader, onSettled });
 }

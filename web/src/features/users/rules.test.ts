@@ -1,35 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { maskToken, storageUsage, validatePasswordChange } from './rules.ts';
-
-describe('validatePasswordChange', () => {
-  const form = (currentPassword: string, newPassword: string, confirmPassword = newPassword) => ({
-    currentPassword,
-    newPassword,
-    confirmPassword,
-  });
-
-  it('accepts a current password and a matching new one of at least 8 characters', () => {
-    expect(validatePasswordChange(form('x', '12345678'))).toEqual({});
-  });
-
-  it('asks for the current password', () => {
-    expect(validatePasswordChange(form('', '12345678'))).toEqual({
-      currentPassword: 'Current password is required',
-    });
-  });
-
-  it("says 'Password must be at least 8 characters' under 8", () => {
-    expect(validatePasswordChange(form('x', '1234567'))).toEqual({
-      newPassword: 'Password must be at least 8 characters',
-    });
-  });
-
-  it("says 'New passwords do not match' when the confirmation differs", () => {
-    expect(validatePasswordChange(form('x', '12345678', '12345679'))).toEqual({
-      confirmPassword: 'New passwords do not match',
-    });
-  });
-});
+import { maskToken, storageUsage } from './rules.ts';
 
 describe('storageUsage', () => {
   it('gives the percentage to one decimal and the bar width', () => {

@@ -1,25 +1,4 @@
-// The Settings rules that need no server: the password form's checks, the storage figures and
-// how the API token is masked.
-import { MIN_PASSWORD_LENGTH } from '@upshot/contract/constants';
-
-export type PasswordForm = {
-  currentPassword: string;
-  newPassword: string;
-  confirmPassword: string;
-};
-export type PasswordErrors = Partial<Record<keyof PasswordForm, string>>;
-
-/** The brief's checks, each with its text; an empty object when the form may be sent. */
-export function validatePasswordChange(form: PasswordForm): PasswordErrors {
-  const errors: PasswordErrors = {};
-  if (form.currentPassword === '') errors.currentPassword = 'Current password is required';
-  if (form.newPassword.length < MIN_PASSWORD_LENGTH) {
-    errors.newPassword = `Password must be at least ${MIN_PASSWORD_LENGTH} characters`;
-  } else if (form.confirmPassword !== form.newPassword) {
-    errors.confirmPassword = 'New passwords do not match';
-  }
-  return errors;
-}
+// The Settings rules that need no server: the storage figures and how the API token is masked.
 
 /** Used over quota: the percentage to one decimal as shown, and the bar's width capped at 100. */
 export function storageUsage(used: number, quota: number): { percent: string; bar: number } {

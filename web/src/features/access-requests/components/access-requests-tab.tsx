@@ -3,12 +3,13 @@
 import type { AccessRequest } from '@upshot/contract';
 import { Check, Inbox, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
-import { ConfirmDeleteDialog } from '../../../components/confirm-delete-dialog.tsx';
+import { ActionsCell, ActionsHead } from '../../../components/actions-column.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { CredentialsDialog } from '../../../components/credentials-dialog.tsx';
+import { ListEmpty, ListLoadError, ListLoading } from '../../../components/list-states.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SegmentedControl } from '../../../components/ui/segmented-control.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
 import {
   Table,
   TableBody,
@@ -18,7 +19,7 @@ import {
   TableRow,
 } from '../../../components/ui/table.tsx';
 import { formatDate } from '../../../lib/format.ts';
-import { cn } from '../../../lib/utils.ts';
+import { useClampPage } from '../../../lib/use-clamp-page.ts';
 import { useLoadFailureToast } from '../../../lib/use-load-failure-toast.ts';
 import { useAccessRequestsQuery, type RequestStatusFilter } from '../api.ts';
 import { useAccessRequestActions, type Handover } from '../hooks/use-access-request-actions.ts';
@@ -32,12 +33,6 @@ const STATUS_OPTIONS = [
   { value: 'approved', label: 'Approved' },
   { value: 'rejected', label: 'Rejected' },
 ] as const satisfies readonly { value: RequestStatusFilter; label: string }[];
-
-/** The sticky last column: the buttons stay in reach while a narrow screen scrolls the table. */
-const ACTIONS_CELL =
-  'sticky right-0 bg-background text-right shadow-[-8px_0_8px_-8px_var(--border)]';
-/** The row's hover tint, opaque: what scrolls under the column must not show through. */
-const ACTIONS_HOVER = '[tr:hover>&]:bg-[color-mix(in_oklab,var(--muted)_40%,var(--background))]';
 
 export function AccessRequestsTab() {
   const [status, setStatus] = useState<RequestStatusFilter>('');
@@ -61,30 +56,25 @@ export function AccessRequestsTab() {
 
   const { data } = query;
   const requests = data?.requests ?? [];
-  const pageCount = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
+  const pageCount = useClampPage(
+    data && { page: data.page, limit: data.limit, total: data.total, rows: requests.length },
+    setPage,
+  );
 
   let content;
   if (query.isPending) {
-    content = (
-      <div className="flex justify-center py-12">
-        <Spinner className="size-6 text-muted-foreground" />
-      </div>
-    );
+    content = <ListLoading />;
   } else if (!data) {
     content = (
-      <div className="flex flex-col items-center gap-3 py-12 text-center text-sm text-muted-foreground">
-        <p>The access requests could not be loaded.</p>
-        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
-          Retry
-        </Button>
-      </div>
+      <ListLoadError onRetry={() => void query.refetch()}>
+        The access requests could not be loaded.
+      </ListLoadError>
     );
   } else if (requests.length === 0) {
     content = (
-      <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed py-12 text-center text-sm text-muted-foreground">
-        <Inbox aria-hidden="true" className="size-6" />
+      <ListEmpty icon={Inbox}>
         {status === '' ? 'No access requests yet' : `No ${status} requests`}
-      </div>
+      </ListEmpty>
     );
   } else {
     content = (
@@ -98,14 +88,12 @@ export function AccessRequestsTab() {
                 <TableHead>Reason</TableHead>
                 <TableHead>Date</TableHead>
                 <TableHead>Status</TableHead>
-                <TableHead className={ACTIONS_CELL}>
-                  <span className="sr-only">Actions</span>
-                </TableHead>
+                <ActionsHead />
               </TableRow>
             </TableHeader>
             <TableBody>
               {requests.map((request) => {
-                const busy = actions.busyId === request.id;
+                const busy = actions.isBusy(request);
                 return (
                   <TableRow key={request.id}>
                     <TableCell className="max-w-40 truncate font-medium" title={request.name}>
@@ -128,7 +116,7 @@ export function AccessRequestsTab() {
                     <TableCell>
                       <RequestStatusBadge status={request.status} />
                     </TableCell>
-                    <TableCell className={cn(ACTIONS_CELL, ACTIONS_HOVER)}>
+                    <ActionsCell>
                       <div className="flex justify-end gap-1">
                         {request.status === 'pending' && (
                           <>
@@ -165,7 +153,7 @@ export function AccessRequestsTab() {
                           <Trash2 aria-hidden="true" />
                         </Button>
                       </div>
-                    </TableCell>
+                    </ActionsCell>
                   </TableRow>
                 );
               })}
@@ -198,7 +186,7 @@ export function AccessRequestsTab() {
 
       {content}
 
-      <ConfirmDeleteDialog
+      <ConfirmDialog
         open={toDelete.open}
         onOpenChange={(open) => setToDelete((current) => ({ ...current, open }))}
         title="Delete request"

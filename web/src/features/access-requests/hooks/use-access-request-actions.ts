@@ -1,29 +1,24 @@
 // The Access Requests tab's decisions, each with the toasts of the brief's section 8.
 import type { AccessRequest } from '@upshot/contract';
 import { toast } from 'sonner';
-import { getApiErrorMessage } from '../../../lib/api-client.ts';
-import { useDecideAccessRequestMutation, useDeleteAccessRequestMutation } from '../api.ts';
+import { failureToast } from '../../../lib/failure-toast.ts';
+import {
+  useDecideAccessRequestMutation,
+  useDeleteAccessRequestMutation,
+  useRequestIdsInFlight,
+} from '../api.ts';
 
 /** An approval whose email did not go out: what the administrator must hand on themself. */
 export type Handover = { email: string; username: string; inviteUrl: string };
 
-/** The brief's failure text, with the server's reason under it when it gave one. */
-function failed(title: string, error: unknown) {
-  const reason = getApiErrorMessage(error);
-  toast.error(title, reason ? { description: reason } : undefined);
-}
-
 export function useAccessRequestActions() {
   const decide = useDecideAccessRequestMutation();
   const remove = useDeleteAccessRequestMutation();
+  const inFlight = useRequestIdsInFlight();
 
   return {
-    /** The id of the request being decided or deleted, to hold its buttons. */
-    busyId: decide.isPending
-      ? decide.variables.id
-      : remove.isPending
-        ? remove.variables
-        : undefined,
+    /** Whether the request is being decided or deleted, to hold its buttons. */
+    isBusy: (request: AccessRequest) => inFlight.has(request.id),
 
     /** Resolves to what to hand on when the invitation email did not go out, else null. */
     async approve(request: AccessRequest): Promise<Handover | null> {
@@ -44,7 +39,7 @@ export function useAccessRequestActions() {
             }
           : null;
       } catch (error) {
-        failed('Failed to approve request', error);
+        failureToast('Failed to approve request', error);
         return null;
       }
     },
@@ -54,7 +49,7 @@ export function useAccessRequestActions() {
         await decide.mutateAsync({ id: request.id, status: 'rejected' });
         toast.success('Request rejected');
       } catch (error) {
-        failed('Failed to reject request', error);
+        failureToast('Failed to reject request', error);
       }
     },
 
@@ -63,7 +58,7 @@ export function useAccessRequestActions() {
         await remove.mutateAsync(request.id);
         toast.success('Request deleted');
       } catch (error) {
-        failed('Failed to delete request', error);
+        failureToast('Failed to delete request', error);
       }
     },
   };

@@ -1,9 +1,8 @@
 // The Admin screen's Audit Log tab: every administrator action, newest first, a page at a time.
 import { ScrollText } from 'lucide-react';
 import { useState } from 'react';
+import { ListEmpty, ListLoadError, ListLoading } from '../../../components/list-states.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
-import { Button } from '../../../components/ui/button.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
 import {
   Table,
   TableBody,
@@ -13,6 +12,7 @@ import {
   TableRow,
 } from '../../../components/ui/table.tsx';
 import { formatDate } from '../../../lib/format.ts';
+import { pageCountOf } from '../../../lib/use-clamp-page.ts';
 import { useLoadFailureToast } from '../../../lib/use-load-failure-toast.ts';
 import { useAuditLogQuery } from '../api.ts';
 import { actionLabel, detailLines } from '../audit-format.ts';
@@ -25,33 +25,19 @@ export function AuditLogTab() {
   useLoadFailureToast(query, 'Failed to load audit log');
   const { data } = query;
 
-  if (query.isPending) {
-    return (
-      <div className="flex justify-center py-12">
-        <Spinner className="size-6 text-muted-foreground" />
-      </div>
-    );
-  }
+  if (query.isPending) return <ListLoading />;
   if (!data) {
     return (
-      <div className="flex flex-col items-center gap-3 py-12 text-center text-sm text-muted-foreground">
-        <p>The audit log could not be loaded.</p>
-        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
-          Retry
-        </Button>
-      </div>
+      <ListLoadError onRetry={() => void query.refetch()}>
+        The audit log could not be loaded.
+      </ListLoadError>
     );
   }
   if (data.entries.length === 0) {
-    return (
-      <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed py-12 text-center text-sm text-muted-foreground">
-        <ScrollText aria-hidden="true" className="size-6" />
-        No administrator actions yet
-      </div>
-    );
+    return <ListEmpty icon={ScrollText}>No administrator actions yet</ListEmpty>;
   }
 
-  const pageCount = Math.max(1, Math.ceil(data.total / data.limit));
+  const pageCount = pageCountOf(data.total, data.limit);
   return (
     <div className="flex flex-col gap-4">
       <div className="overflow-hidden rounded-xl border">

@@ -19,23 +19,26 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu.tsx';
-import type { ConfigKind } from '../api.ts';
+import type { UploaderKind } from '../../users/index.ts';
 
 export type UserRowHandlers = {
   onResetPassword: (user: AdminUser) => void;
-  onDownloadConfig: (user: AdminUser, kind: ConfigKind) => void;
+  onDownloadConfig: (user: AdminUser, kind: UploaderKind) => void;
   onSetActive: (user: AdminUser, isActive: boolean) => void;
   onSetRole: (user: AdminUser, role: AdminUser['role']) => void;
   onDelete: (user: AdminUser) => void;
 };
 
-const DOWNLOADS: { kind: ConfigKind; label: string }[] = [
+const DOWNLOADS: { kind: UploaderKind; label: string }[] = [
   { kind: 'sharex', label: 'Download ShareX config' },
   { kind: 'bash', label: 'Download bash script' },
   { kind: 'powershell', label: 'Download PowerShell script' },
 ];
 
-/** A row's actions. One's own account cannot be deactivated or deleted from here. */
+/**
+ * A row's actions. One's own account cannot be deactivated, deleted or have its password reset
+ * from here (a reset signs the user out everywhere, this session too).
+ */
 export function UserRowMenu({
   user,
   isSelf,
@@ -53,6 +56,7 @@ export function UserRowMenu({
           size="icon"
           className="size-8"
           aria-label={`Actions for ${user.username}`}
+          data-row-menu={user.id}
         >
           <MoreHorizontal aria-hidden="true" />
         </Button>
@@ -60,7 +64,7 @@ export function UserRowMenu({
       <DropdownMenuContent align="end" className="w-60">
         <DropdownMenuLabel className="truncate">{user.username}</DropdownMenuLabel>
         <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={() => handlers.onResetPassword(user)}>
+        <DropdownMenuItem disabled={isSelf} onSelect={() => handlers.onResetPassword(user)}>
           <KeyRound aria-hidden="true" />
           Reset password
         </DropdownMenuItem>
@@ -107,4 +111,16 @@ export function UserRowMenu({
       </DropdownMenuContent>
     </DropdownMenu>
   );
+}
+
+/**
+ * Moves focus to a row's menu button, for a dialog opened from the menu: the item that opened
+ * it is gone with the menu. False when the row is gone too.
+ */
+export function focusRowMenu(userId: string): boolean {
+  const button = [...document.querySelectorAll<HTMLElement>('[data-row-menu]')].find(
+    (element) => element.dataset.rowMenu === userId,
+  );
+  button?.focus();
+  return button !== undefined;
 }

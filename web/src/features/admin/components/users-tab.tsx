@@ -5,9 +5,10 @@ import { UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { CredentialsDialog } from '../../../components/credentials-dialog.tsx';
+import { ListEmpty, ListLoadError, ListLoading } from '../../../components/list-states.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { Spinner } from '../../../components/ui/spinner.tsx';
+import { useClampPage } from '../../../lib/use-clamp-page.ts';
 import { useLoadFailureToast } from '../../../lib/use-load-failure-toast.ts';
 import { useAuth } from '../../auth/index.ts';
 import { useUsersQuery } from '../api.ts';
@@ -15,7 +16,7 @@ import { useUserActions, type Created } from '../hooks/use-user-actions.ts';
 import { useUserFilters } from '../hooks/use-user-filters.ts';
 import { CreateUserDialog } from './create-user-dialog.tsx';
 import { UserFilterBar } from './user-filters.tsx';
-import type { UserRowHandlers } from './user-row-menu.tsx';
+import { focusRowMenu, type UserRowHandlers } from './user-row-menu.tsx';
 import { UsersTable } from './users-table.tsx';
 
 type Confirmation = { kind: 'reset' | 'demote-self' | 'delete'; user: AdminUser };
@@ -23,6 +24,14 @@ type Confirmation = { kind: 'reset' | 'demote-self' | 'delete'; user: AdminUser 
 /** A dialog keeps its subject while it animates closed, hence the flag beside it. */
 type Shown<T> = { value: T | null; open: boolean };
 const hidden = { value: null, open: false };
+
+/**
+ * For a dialog opened from a row's menu: focus goes back to that row's menu button, since the
+ * menu item that opened the dialog is gone.
+ */
+const backToRowMenu = (user: AdminUser | undefined) => (event: Event) => {
+  if (user && focusRowMenu(user.id)) event.preventDefault();
+};
 
 export function UsersTab() {
   const { user: me } = useAuth();
@@ -66,30 +75,25 @@ export function UsersTab() {
 
   const { data } = query;
   const users = data?.users ?? [];
-  const pageCount = data ? Math.max(1, Math.ceil(data.total / data.limit)) : 1;
+  const pageCount = useClampPage(
+    data && { page: data.page, limit: data.limit, total: data.total, rows: users.length },
+    filters.setPage,
+  );
 
   let content;
   if (query.isPending) {
-    content = (
-      <div className="flex justify-center py-12">
-        <Spinner className="size-6 text-muted-foreground" />
-      </div>
-    );
+    content = <ListLoading />;
   } else if (!data) {
     content = (
-      <div className="flex flex-col items-center gap-3 py-12 text-center text-sm text-muted-foreground">
-        <p>The users could not be loaded.</p>
-        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
-          Retry
-        </Button>
-      </div>
+      <ListLoadError onRetry={() => void query.refetch()}>
+        The users could not be loaded.
+      </ListLoadError>
     );
   } else if (users.length === 0) {
     content = (
-      <div className="flex flex-col items-center gap-2 rounded-xl border border-dashed py-12 text-center text-sm text-muted-foreground">
-        <Users aria-hidden="true" className="size-6" />
+      <ListEmpty icon={Users}>
         {filters.hasActiveFilters ? 'No users match your filters' : 'No users yet'}
-      </div>
+      </ListEmpty>
     );
   } else {
     content = (
@@ -196,6 +200,7 @@ export function UsersTab() {
             ? [{ label: 'Temporary password', value: resetShown.value.password }]
             : []
         }
+        onCloseAutoFocus={backToRowMenu(resetShown.value?.user)}
       />
 
       <ConfirmDialog
@@ -203,6 +208,7 @@ export function UsersTab() {
         onOpenChange={(open) => setConfirm((current) => ({ ...current, open }))}
         {...confirmationText(confirm.value)}
         onConfirm={() => void confirmed()}
+        onCloseAutoFocus={backToRowMenu(confirm.value?.user)}
       />
     </div>
   );

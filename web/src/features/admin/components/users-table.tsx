@@ -1,4 +1,5 @@
 import type { AdminUser } from '@upshot/contract';
+import { ActionsCell, ActionsHead } from '../../../components/actions-column.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import {
   Table,
@@ -10,22 +11,12 @@ import {
 } from '../../../components/ui/table.tsx';
 import { formatBytes, formatCalendarDate, formatCount } from '../../../lib/format.ts';
 import { cn } from '../../../lib/utils.ts';
+import { storageUsage } from '../../users/index.ts';
 import { UserRowMenu, type UserRowHandlers } from './user-row-menu.tsx';
-
-/** The sticky last column: the menu stays in reach while a narrow screen scrolls the table. */
-const ACTIONS_CELL =
-  'sticky right-0 w-12 bg-background text-right shadow-[-8px_0_8px_-8px_var(--border)]';
-/** The row's hover tint, opaque: what scrolls under the column must not show through. */
-const ACTIONS_HOVER = '[tr:hover>&]:bg-[color-mix(in_oklab,var(--muted)_40%,var(--background))]';
 
 function StatusBadge({ isActive }: { isActive: boolean }) {
   return isActive ? (
-    <Badge
-      variant="outline"
-      className="border-emerald-500/30 bg-emerald-500/15 text-emerald-700 dark:text-emerald-400"
-    >
-      Active
-    </Badge>
+    <Badge variant="success">Active</Badge>
   ) : (
     <Badge variant="outline" className="text-muted-foreground">
       Inactive
@@ -44,7 +35,7 @@ function RoleBadge({ role }: { role: AdminUser['role'] }) {
 }
 
 function Storage({ used, quota }: { used: number; quota: number }) {
-  const ratio = quota > 0 ? Math.min(1, used / quota) : used > 0 ? 1 : 0;
+  const { bar } = storageUsage(used, quota);
   return (
     <div className="flex min-w-36 flex-col gap-1">
       <span className="whitespace-nowrap tabular-nums">
@@ -52,8 +43,8 @@ function Storage({ used, quota }: { used: number; quota: number }) {
       </span>
       <div aria-hidden="true" className="h-1 w-full overflow-hidden rounded-full bg-primary/15">
         <div
-          className={cn('h-full rounded-full', ratio >= 0.9 ? 'bg-destructive' : 'bg-brand')}
-          style={{ width: `${ratio * 100}%` }}
+          className={cn('h-full rounded-full', bar >= 90 ? 'bg-destructive' : 'bg-brand')}
+          style={{ width: `${bar}%` }}
         />
       </div>
     </div>
@@ -81,9 +72,7 @@ export function UsersTable({
             <TableHead>Storage</TableHead>
             <TableHead className="text-right">Uploads</TableHead>
             <TableHead>Created</TableHead>
-            <TableHead className={ACTIONS_CELL}>
-              <span className="sr-only">Actions</span>
-            </TableHead>
+            <ActionsHead className="w-12" />
           </TableRow>
         </TableHeader>
         <TableBody>
@@ -121,9 +110,9 @@ export function UsersTable({
                 <TableCell className="whitespace-nowrap text-muted-foreground">
                   <time dateTime={user.createdAt}>{formatCalendarDate(user.createdAt)}</time>
                 </TableCell>
-                <TableCell className={cn(ACTIONS_CELL, ACTIONS_HOVER)}>
+                <ActionsCell className="w-12">
                   <UserRowMenu user={user} isSelf={isSelf} handlers={handlers} />
-                </TableCell>
+                </ActionsCell>
               </TableRow>
             );
           })}

@@ -4,23 +4,18 @@
 import type { AdminUser, CreateUserRequest, CreateUserResponse, Role } from '@upshot/contract';
 import { toast } from 'sonner';
 import { getApiErrorMessage } from '../../../lib/api-client.ts';
-import { saveFile } from '../../../lib/save-file.ts';
+import { failureToast } from '../../../lib/failure-toast.ts';
+import { copyText } from '../../../lib/use-copy.ts';
 import { useAuth, useRefreshSession } from '../../auth/index.ts';
+import { useSaveUploader, type UploaderKind } from '../../users/index.ts';
 import {
-  CONFIG_EXTENSIONS,
   useCreateUserMutation,
   useDeleteUserMutation,
-  useDownloadConfigMutation,
+  useInvalidateAdmin,
   useResetPasswordMutation,
   useSendInviteMutation,
   useUpdateUserMutation,
-  type ConfigKind,
 } from '../api.ts';
-
-function failed(title: string, error: unknown) {
-  const reason = getApiErrorMessage(error);
-  toast.error(title, reason ? { description: reason } : undefined);
-}
 
 /** What to show once a user is made: the credentials alert, unless the invitation went out. */
 export type Created = CreateUserResponse & { sendInvite: boolean };
@@ -33,7 +28,9 @@ export function useUserActions() {
   const remove = useDeleteUserMutation();
   const reset = useResetPasswordMutation();
   const invite = useSendInviteMutation();
-  const download = useDownloadConfigMutation();
+  // An administrator's download of another user's file is in the audit log.
+  const invalidate = useInvalidateAdmin();
+  const uploader = useSaveUploader(invalidate);
 
   return {
     isCreating: create.isPending,
@@ -72,7 +69,7 @@ export function useUserActions() {
         toast.success(`Invite email sent to ${created.user.email}`);
         return true;
       } catch (error) {
-        failed('Failed to send invite email', error);
+        failureToast('Failed to send invite email', error);
         return false;
       }
     },
@@ -86,33 +83,23 @@ export function useUserActions() {
       try {
         ({ tempPassword } = await reset.mutateAsync(user.id));
       } catch (error) {
-        failed('Failed to reset password', error);
+        failureToast('Failed to reset password', error);
         return null;
       }
-      try {
-        await navigator.clipboard.writeText(tempPassword);
-        toast.success('Password reset and copied to clipboard');
-        return null;
-      } catch {
-        return tempPassword;
-      }
+      const copied = await copyText(tempPassword, {
+        success: 'Password reset and copied to clipboard',
+      });
+      return copied ? null : tempPassword;
     },
 
-    async downloadConfig(user: AdminUser, kind: ConfigKind): Promise<void> {
-      try {
-        const file = await download.mutateAsync({ id: user.id, kind });
-        saveFile(file.blob, file.filename ?? `upshot-${user.username}.${CONFIG_EXTENSIONS[kind]}`);
-      } catch {
-        toast.error('Failed to download config');
-      }
-    },
+    downloadConfig: (user: AdminUser, kind: UploaderKind) => uploader.save(user, kind),
 
     async setActive(user: AdminUser, isActive: boolean): Promise<void> {
       try {
         await update.mutateAsync({ id: user.id, changes: { isActive } });
         toast.success(`${user.username} ${isActive ? 'activated' : 'deactivated'}`);
       } catch (error) {
-        failed(isActive ? 'Failed to activate user' : 'Failed to deactivate user', error);
+        failureToast(isActive ? 'Failed to activate user' : 'Failed to deactivate user', error);
       }
     },
 
@@ -123,7 +110,7 @@ export function useUserActions() {
         // Demoting oneself closes the Admin screen: the session learns the new role.
         if (user.id === me?.id) void refreshSession();
       } catch (error) {
-        failed('Failed to change role', error);
+        failureToast('Failed to change role', error);
       }
     },
 
@@ -132,7 +119,7 @@ export function useUserActions() {
         await remove.mutateAsync(user.id);
         toast.success('User deleted successfully');
       } catch (error) {
-        failed('Failed to delete user', error);
+        failureToast('Failed to delete user', error);
       }
     },
   };

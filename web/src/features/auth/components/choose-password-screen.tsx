@@ -10,7 +10,7 @@ import { Card, CardContent } from '../../../components/ui/card.tsx';
 import { getApiErrorMessage } from '../../../lib/api-client.ts';
 import { useChooseOwnPasswordMutation, useLogoutMutation } from '../api.ts';
 import { useAuth } from '../auth-context.ts';
-import { checkNewPassword } from '../password-rules.ts';
+import { checkPasswordChange } from '../password-rules.ts';
 import { AuthScreen } from './auth-screen.tsx';
 import { PasswordField } from './password-field.tsx';
 
@@ -40,15 +40,14 @@ function ChoosePasswordForm({ user }: { user: User }) {
     onError: () => toast.error('Failed to logout'),
   });
   const busy = choose.isPending || logout.isPending;
-  const errors = attempted ? checkNewPassword(password, confirm) : {};
-  const currentError = attempted && current === '' ? 'Current password is required' : undefined;
+  const errors = attempted ? checkPasswordChange({ current, password, confirm }) : {};
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
     setAttempted(true);
     setServerError(null);
-    if (current === '' || Object.keys(checkNewPassword(password, confirm)).length > 0) return;
+    if (Object.keys(checkPasswordChange({ current, password, confirm })).length > 0) return;
     choose.mutate(
       { currentPassword: current, newPassword: password },
       {
@@ -80,7 +79,7 @@ function ChoosePasswordForm({ user }: { user: User }) {
             autoComplete="current-password"
             value={current}
             onChange={setCurrent}
-            error={currentError}
+            error={errors.current}
             disabled={busy}
             autoFocus
           />

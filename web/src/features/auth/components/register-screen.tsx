@@ -16,13 +16,16 @@ import { checkNewPassword } from '../password-rules.ts';
 import { AuthScreen } from './auth-screen.tsx';
 import { PasswordField } from './password-field.tsx';
 
-export const INVALID_INVITE = 'This invitation is invalid or has expired';
+const INVALID_INVITE = 'This invitation is invalid or has expired';
+
+/** The server's word that the code is unknown, used or expired (not a limit, not an outage). */
+const isInvalidInvite = (error: unknown) => isApiError(error) && error.code === 'invalid_invite';
 
 export function RegisterScreen({ code }: { code: string }) {
   const invite = useInviteQuery(code);
   const [usedUp, setUsedUp] = useState(false);
 
-  if (usedUp || (invite.isError && isApiError(invite.error) && invite.error.status < 500)) {
+  if (usedUp || (invite.isError && isInvalidInvite(invite.error))) {
     return <InvalidInvite />;
   }
   if (invite.isError) {
@@ -31,7 +34,8 @@ export function RegisterScreen({ code }: { code: string }) {
         <Card>
           <CardContent className="flex flex-col items-center gap-4 text-center">
             <p role="alert" className="text-sm text-muted-foreground">
-              The invitation could not be checked. Check your connection and try again.
+              {getApiErrorMessage(invite.error) ??
+                'The invitation could not be checked. Check your connection and try again.'}
             </p>
             <Button variant="outline" onClick={() => void invite.refetch()}>
               Retry
@@ -110,7 +114,7 @@ function RegisterForm({
     onError: (error) => {
       const message = getApiErrorMessage(error) ?? 'Failed to set password';
       toast.error(message);
-      if (message === INVALID_INVITE) onInvalid();
+      if (isInvalidInvite(error)) onInvalid();
       else setServerError(message);
     },
   });
@@ -143,10 +147,11 @@ function RegisterForm({
       </CardHeader>
       <CardContent>
         <form noValidate className="grid gap-5" onSubmit={submit}>
+          {/* For password managers: the account is the email (one signs in by email). */}
           <input
-            type="email"
+            type="text"
             name="email"
-            autoComplete="email"
+            autoComplete="username"
             value={invite.email}
             readOnly
             hidden
@@ -155,8 +160,7 @@ function RegisterForm({
             <Label htmlFor={usernameId}>Username</Label>
             <Input
               id={usernameId}
-              name="username"
-              autoComplete="username"
+              autoComplete="off"
               value={username}
               maxLength={50}
               disabled={busy}

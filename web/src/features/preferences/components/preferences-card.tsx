@@ -99,6 +99,19 @@ function changesOf(saved: Preferences, draft: Draft): UpdatePreferencesRequest {
   return changes;
 }
 
+/**
+ * The draft once the save of `sent` (the draft as it was then) has succeeded: what it held is
+ * saved or was not to be sent, and goes; a field edited while the save was on its way stays, to
+ * be saved next.
+ */
+function afterSave(draft: Draft, sent: Draft): Draft {
+  const next: Draft = {};
+  for (const key of Object.keys(draft) as (keyof Draft)[]) {
+    if (draft[key] !== sent[key]) Object.assign(next, { [key]: draft[key] });
+  }
+  return next;
+}
+
 function Row({
   label,
   description,
@@ -144,9 +157,10 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
   const dirty = Object.keys(changes).length > 0;
 
   const save = () => {
+    const sent = draft;
     update.mutate(changes, {
       onSuccess: () => {
-        setDraft({});
+        setDraft((current) => afterSave(current, sent));
         toast.success('Preferences updated');
       },
       onError: () => toast.error('Failed to update preferences'),
@@ -181,7 +195,7 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
       <Row
         label="Email notifications"
         htmlFor={ids.notifications}
-        description="Emails about your account"
+        description="Emails about access requests and your account"
       >
         <Switch
           id={ids.notifications}

@@ -3,7 +3,7 @@ import type { TagSummary } from '@upshot/contract';
 import { TAG_NAME_MAX } from '@upshot/contract/constants';
 import { Check, Pencil, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
-import { ConfirmDeleteDialog } from '../../../components/confirm-delete-dialog.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -175,7 +175,7 @@ export function ManageTagsDialog({ open, onOpenChange, onDeleted }: ManageTagsDi
         </DialogContent>
       </Dialog>
 
-      <ConfirmDeleteDialog
+      <ConfirmDialog
         open={toDelete.open}
         onOpenChange={(next) => setToDelete((current) => ({ ...current, open: next }))}
         title="Delete tag"

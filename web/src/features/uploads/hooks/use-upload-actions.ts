@@ -2,6 +2,7 @@
 import type { Upload } from '@upshot/contract';
 import { toast } from 'sonner';
 import { getApiErrorMessage } from '../../../lib/api-client.ts';
+import { copyText } from '../../../lib/use-copy.ts';
 import {
   useBatchDeleteUploadsMutation,
   useDeleteUploadMutation,
@@ -14,14 +15,8 @@ export function useUploadActions() {
   const setVanity = useSetVanityUrlMutation();
 
   return {
-    async copyUrl(upload: Upload) {
-      try {
-        await navigator.clipboard.writeText(upload.url);
-        toast.success('URL copied to clipboard');
-      } catch {
-        toast.error('Failed to copy URL');
-      }
-    },
+    copyUrl: (upload: Upload) =>
+      copyText(upload.url, { success: 'URL copied to clipboard', failure: 'Failed to copy URL' }),
 
     async deleteUpload(upload: Upload): Promise<boolean> {
       try {

@@ -1,45 +1,37 @@
 // Settings' API Token section: the personal token, masked unless shown, a copy button, and
 // Regenerate behind a confirmation (the old token, and every config made with it, stop working).
-import { Copy, Eye, EyeOff, KeySquare, RefreshCw } from 'lucide-react';
-import { useState } from 'react';
+import { Check, Copy, Eye, EyeOff, KeySquare, RefreshCw } from 'lucide-react';
+import { useId, useState } from 'react';
 import { toast } from 'sonner';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { SectionCard, SectionLoadError } from '../../../components/section-card.tsx';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../../components/ui/alert-dialog.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { Label } from '../../../components/ui/label.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { useCopy } from '../../../lib/use-copy.ts';
 import { useRegenerateApiTokenMutation } from '../api.ts';
 import { useSettingsUser } from '../hooks/use-settings-user.ts';
 import { maskToken } from '../rules.ts';
 
 function TokenField({ token }: { token: string }) {
+  const id = useId();
   const [revealed, setRevealed] = useState(false);
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(token);
-      toast.success('API token copied to clipboard');
-    } catch {
-      toast.error('Failed to copy API token');
-    }
-  };
+  const { copy, copied } = useCopy();
 
   return (
     <div className="flex flex-col gap-2 sm:flex-row">
-      <code
-        aria-label="API token"
-        className="flex min-h-9 min-w-0 flex-1 items-center rounded-md border border-input bg-input/30 px-3 py-1.5 font-mono text-sm break-all"
-      >
-        {revealed ? token : maskToken(token)}
-      </code>
+      {/* The section's title names the token on screen; the label names it to screen readers. */}
+      <Label htmlFor={id} className="sr-only">
+        API token
+      </Label>
+      <Input
+        id={id}
+        readOnly
+        value={revealed ? token : maskToken(token)}
+        className="min-w-0 flex-1 font-mono"
+        spellCheck={false}
+      />
       <div className="flex gap-2">
         <Button
           variant="outline"
@@ -50,8 +42,21 @@ function TokenField({ token }: { token: string }) {
         >
           {revealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
         </Button>
-        <Button variant="outline" className="flex-1" onClick={() => void copy()}>
-          <Copy aria-hidden="true" />
+        <Button
+          variant="outline"
+          className="flex-1"
+          onClick={() =>
+            void copy(token, {
+              success: 'API token copied to clipboard',
+              failure: 'Failed to copy API token',
+            })
+          }
+        >
+          {copied ? (
+            <Check aria-hidden="true" className="text-emerald-500" />
+          ) : (
+            <Copy aria-hidden="true" />
+          )}
           Copy
         </Button>
       </div>
@@ -107,23 +112,14 @@ export function ApiTokenCard({ userId }: { userId: string }) {
       icon={<KeySquare aria-hidden="true" className="size-4 text-muted-foreground" />}
     >
       {content}
-      <AlertDialog open={confirming} onOpenChange={setConfirming}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Regenerate API token?</AlertDialogTitle>
-            <AlertDialogDescription>
-              Your current token stops working at once, and so do the ShareX configuration and
-              scripts you downloaded with it. Download them again after regenerating.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction variant="destructive" onClick={confirm}>
-              Regenerate
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Regenerate API token?"
+        description="Your current token stops working at once, and so do the ShareX configuration and scripts you downloaded with it. Download them again after regenerating."
+        confirmLabel="Regenerate"
+        onConfirm={confirm}
+      />
     </SectionCard>
   );
 }

@@ -1,35 +1,32 @@
+// Settings' Change Password section, with the brief's checks and texts.
 import { KeyRound } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
 import { getApiErrorMessage } from '../../../lib/api-client.ts';
-import { useChangePasswordMutation } from '../api.ts';
-import { validatePasswordChange, type PasswordErrors, type PasswordForm } from '../rules.ts';
+import { checkPasswordChange, PasswordField, useChangePasswordMutation } from '../../auth/index.ts';
 
-const EMPTY: PasswordForm = { currentPassword: '', newPassword: '', confirmPassword: '' };
+const EMPTY = { current: '', password: '', confirm: '' };
 
-const FIELDS = [
-  { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password' },
-  { name: 'newPassword', label: 'New password', autoComplete: 'new-password' },
-  { name: 'confirmPassword', label: 'Confirm new password', autoComplete: 'new-password' },
-] as const;
-
-export function ChangePasswordCard({ userId, username }: { userId: string; username: string }) {
-  const baseId = useId();
-  const [form, setForm] = useState<PasswordForm>(EMPTY);
+export function ChangePasswordCard({ userId, email }: { userId: string; email: string }) {
+  const [form, setForm] = useState(EMPTY);
   // Checks show after the first attempt to send, then follow the typing.
   const [attempted, setAttempted] = useState(false);
-  const change = useChangePasswordMutation();
-  const errors: PasswordErrors = attempted ? validatePasswordChange(form) : {};
+  const change = useChangePasswordMutation(userId);
+  const errors = attempted ? checkPasswordChange(form) : {};
+  const field = (name: keyof typeof EMPTY) => ({
+    value: form[name],
+    error: errors[name],
+    disabled: change.isPending,
+    onChange: (value: string) => setForm((current) => ({ ...current, [name]: value })),
+  });
 
   const submit = () => {
     setAttempted(true);
-    if (Object.keys(validatePasswordChange(form)).length > 0) return;
+    if (Object.keys(checkPasswordChange(form)).length > 0) return;
     change.mutate(
-      { id: userId, currentPassword: form.currentPassword, newPassword: form.newPassword },
+      { currentPassword: form.current, newPassword: form.password },
       {
         onSuccess: () => {
           setForm(EMPTY);
@@ -56,42 +53,19 @@ export function ChangePasswordCard({ userId, username }: { userId: string; usern
           if (!change.isPending) submit();
         }}
       >
-        {/* For password managers: which account the new password belongs to. */}
-        <input
-          type="text"
-          name="username"
-          autoComplete="username"
-          value={username}
-          readOnly
-          hidden
+        {/* For password managers: the account the new password belongs to (one signs in by email). */}
+        <input type="text" name="username" autoComplete="username" value={email} readOnly hidden />
+        <PasswordField
+          label="Current password"
+          autoComplete="current-password"
+          {...field('current')}
         />
-        {FIELDS.map(({ name, label, autoComplete }) => {
-          const id = `${baseId}-${name}`;
-          const error = errors[name];
-          return (
-            <div key={name} className="flex flex-col gap-2">
-              <Label htmlFor={id}>{label}</Label>
-              <Input
-                id={id}
-                type="password"
-                autoComplete={autoComplete}
-                value={form[name]}
-                disabled={change.isPending}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-error` : undefined}
-                onChange={(event) => {
-                  const value = event.target.value;
-                  setForm((current) => ({ ...current, [name]: value }));
-                }}
-              />
-              {error && (
-                <p id={`${id}-error`} className="text-sm text-destructive">
-                  {error}
-                </p>
-              )}
-            </div>
-          );
-        })}
+        <PasswordField label="New password" autoComplete="new-password" {...field('password')} />
+        <PasswordField
+          label="Confirm new password"
+          autoComplete="new-password"
+          {...field('confirm')}
+        />
         <div className="flex justify-end">
           <Button type="submit" disabled={change.isPending}>
             {change.isPending ? 'Changing...' : 'Change Password'}

@@ -1,13 +1,10 @@
 // Settings' ShareX section: the .sxcu for ShareX and, beside it, the bash and PowerShell scripts
-// for files over ShareX's limit. Each holds the user's API token, so each is fetched with the
-// session (a plain link could not send it) and saved from memory.
+// for files over ShareX's limit. Each holds the user's API token.
 import { Download, FileCode2, Share2, Terminal, type LucideIcon } from 'lucide-react';
-import { useState } from 'react';
-import { toast } from 'sonner';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { saveFile } from '../../../lib/save-file.ts';
-import { UPLOADER_EXTENSIONS, useDownloadUploaderMutation, type UploaderKind } from '../api.ts';
+import type { UploaderKind } from '../api.ts';
+import { useSaveUploader } from '../hooks/use-save-uploader.ts';
 
 type Uploader = {
   kind: UploaderKind;
@@ -45,24 +42,8 @@ const UPLOADERS: Uploader[] = [
 ];
 
 export function DesktopUploadersCard({ userId, username }: { userId: string; username: string }) {
-  const download = useDownloadUploaderMutation(userId);
-  const [pending, setPending] = useState<ReadonlySet<UploaderKind>>(new Set());
-
-  const save = async (kind: UploaderKind) => {
-    setPending((current) => new Set(current).add(kind));
-    try {
-      const { blob, filename } = await download.mutateAsync(kind);
-      saveFile(blob, filename ?? `upshot-${username}.${UPLOADER_EXTENSIONS[kind]}`);
-    } catch {
-      toast.error('Failed to download config');
-    } finally {
-      setPending((current) => {
-        const next = new Set(current);
-        next.delete(kind);
-        return next;
-      });
-    }
-  };
+  const uploader = useSaveUploader();
+  const owner = { id: userId, username };
 
   return (
     <SectionCard
@@ -87,8 +68,8 @@ export function DesktopUploadersCard({ userId, username }: { userId: string; use
             <Button
               variant="outline"
               className="w-full sm:w-auto"
-              disabled={pending.has(kind)}
-              onClick={() => void save(kind)}
+              disabled={uploader.isSaving(owner, kind)}
+              onClick={() => void uploader.save(owner, kind)}
             >
               <Download aria-hidden="true" />
               {button}
