@@ -32,7 +32,6 @@ export const LIMITED_ACCOUNT_DELAY_MS = 1000;
 
 export type Auth = { user: AuthUser; sessionId: string | null };
 
-
 /** A temporary password: 16 characters from an alphabet without look-alikes (about 90 bits). */
 export function temporaryPassword(): string {
   const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
