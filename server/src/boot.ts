@@ -1,10 +1,13 @@
 /** Everything between reading the environment and listening: shared by main.ts and tests. */
 import { buildApp, type Built } from './app.ts';
-import { loadConfig, type Config } from './config.ts';
+import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { UserRow } from './db/schema.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
+import { createLocalStorage } from './storage/local.ts';
+import { createS3Storage, StorageConfigError } from './storage/s3.ts';
+import type { Storage } from './storage/storage.ts';
 
 export type Booted = Built & {
   config: Config;
@@ -12,12 +15,29 @@ export type Booted = Built & {
   firstAdmin: { user: UserRow; generatedPassword?: string } | null;
 };
 
+/** The configured byte store; a bucket that does not answer to its settings stops the start. */
+export async function openStorage(config: Config): Promise<Storage> {
+  if (config.storage.driver === 'local') return createLocalStorage(config.dataDir);
+  const s3 = createS3Storage(config.storage.s3);
+  try {
+    await s3.checkBucket();
+  } catch (err) {
+    s3.destroy();
+    if (err instanceof StorageConfigError) {
+      throw new ConfigError(`S3 storage is not usable:\n  ${err.message}`);
+    }
+    throw err;
+  }
+  return s3;
+}
+
 export async function boot(env?: Record<string, string | undefined>): Promise<Booted> {
   const config = loadConfig(env);
   const handle = openDatabase(config);
   const applied = await migrateToLatest(handle);
   const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
-  const built = await buildApp({ config, db: handle.db, secretKey });
+  const storage = await openStorage(config);
+  const built = await buildApp({ config, db: handle.db, secretKey, storage });
   built.app.log.info({ dialect: handle.dialect, applied }, 'database ready');
   const firstAdmin = await built.modules.users.service.ensureFirstAdmin(config.admin);
   return { ...built, config, handle, firstAdmin };

@@ -61,4 +61,47 @@ describe('loadConfig', () => {
   it('refuses an ADMIN_USERNAME with a line break or other control character', () => {
     expect(() => loadConfig({ ADMIN_USERNAME: 'ad\nmin' })).toThrow(/ADMIN_USERNAME/);
   });
+
+  it('reads the S3 settings, and names each one missing or wrong', () => {
+    expect(loadConfig({}).storage).toEqual({ driver: 'local' });
+    const s3 = {
+      STORAGE_DRIVER: 's3',
+      S3_BUCKET: 'upshot-files',
+      S3_ACCESS_KEY_ID: 'AKIA',
+      S3_SECRET_ACCESS_KEY: 'secret',
+    };
+    expect(loadConfig(s3).storage).toEqual({
+      driver: 's3',
+      s3: {
+        endpoint: undefined,
+        region: 'us-east-1',
+        bucket: 'upshot-files',
+        accessKeyId: 'AKIA',
+        secretAccessKey: 'secret',
+        forcePathStyle: false,
+        prefix: undefined,
+      },
+    });
+    expect(
+      loadConfig({
+        ...s3,
+        S3_ENDPOINT: 'http://minio:9000',
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_PREFIX: 'upshot',
+      }).storage,
+    ).toMatchObject({
+      s3: { endpoint: 'http://minio:9000', forcePathStyle: true, prefix: 'upshot' },
+    });
+    expect(() => loadConfig({ STORAGE_DRIVER: 's3' })).toThrow(
+      /S3_BUCKET: is required[\s\S]*S3_ACCESS_KEY_ID: is required[\s\S]*S3_SECRET_ACCESS_KEY: is required/,
+    );
+    expect(() => loadConfig({ STORAGE_DRIVER: 'ftp' })).toThrow(/STORAGE_DRIVER/);
+    expect(() => loadConfig({ ...s3, S3_ENDPOINT: 'minio' })).toThrow(/S3_ENDPOINT/);
+    expect(() => loadConfig({ ...s3, S3_BUCKET: 'Bad_Bucket' })).toThrow(/S3_BUCKET/);
+    expect(() => loadConfig({ ...s3, MAX_UPLOAD_BYTES: String(2 ** 50) })).toThrow(
+      /MAX_UPLOAD_BYTES/,
+    );
+    // The message never shows the secret.
+    expect(() => loadConfig({ ...s3, S3_BUCKET: 'x' })).not.toThrow(/secret/);
+  });
 });

@@ -1,7 +1,13 @@
 /** Reads the environment once. The only module allowed to touch process.env. */
 import fs from 'node:fs';
 import { z } from 'zod';
-import { DEFAULT_MAX_UPLOAD_BYTES, DEFAULT_QUOTA_BYTES, Email, Username } from '@upshot/contract';
+import {
+  CHUNK_SIZE,
+  DEFAULT_MAX_UPLOAD_BYTES,
+  DEFAULT_QUOTA_BYTES,
+  Email,
+  Username,
+} from '@upshot/contract';
 
 const optional = z
   .string()
@@ -48,7 +54,57 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  S3_ENDPOINT: optional.pipe(z.url('must be a URL such as http://minio:9000').optional()),
+  S3_REGION: optional.pipe(z.string().default('us-east-1')),
+  S3_BUCKET: optional.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a valid bucket name')
+      .optional(),
+  ),
+  S3_ACCESS_KEY_ID: optional,
+  S3_SECRET_ACCESS_KEY: optional,
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+  S3_PREFIX: optional.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9!_.*'()/-]+$/, "may hold letters, digits and !_.*'()/- only")
+      .optional(),
+  ),
 });
+
+/** S3 numbers a multipart upload's parts 1..10000, one per chunk. */
+const S3_MAX_PARTS = 10_000;
+
+const StorageRules = EnvSchema.superRefine((e, ctx) => {
+  if (e.STORAGE_DRIVER !== 's3') return;
+  for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+    if (!e[name])
+      ctx.addIssue({ code: 'custom', path: [name], message: 'is required with STORAGE_DRIVER=s3' });
+  }
+  if (e.MAX_UPLOAD_BYTES > S3_MAX_PARTS * CHUNK_SIZE) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['MAX_UPLOAD_BYTES'],
+      message: `must be at most ${S3_MAX_PARTS * CHUNK_SIZE} with STORAGE_DRIVER=s3 (${S3_MAX_PARTS} chunks)`,
+    });
+  }
+});
+
+export type S3Config = {
+  /** undefined: AWS itself. */
+  endpoint: string | undefined;
+  region: string;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  forcePathStyle: boolean;
+  prefix: string | undefined;
+};
 
 export type Config = {
   port: number;
@@ -71,6 +127,8 @@ export type Config = {
   webDistDir: string;
   /** Upshot's version (the root package.json). */
   version: string;
+  /** Where uploads and thumbnails are kept: DATA_DIR/files, or an S3 bucket. */
+  storage: { driver: 'local' } | { driver: 's3'; s3: S3Config };
 };
 
 export class ConfigError extends Error {}
@@ -84,7 +142,7 @@ const APP_VERSION =
 
 /** Parses an environment (process.env by default); the message names every wrong variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const parsed = EnvSchema.safeParse(env);
+  const parsed = StorageRules.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
@@ -109,5 +167,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Two levels up from server/src (source) and server/dist (bundle) alike.
     webDistDir: new URL('../../web/dist', import.meta.url).pathname,
     version: APP_VERSION,
+    storage:
+      e.STORAGE_DRIVER === 's3'
+        ? {
+            driver: 's3',
+            s3: {
+              endpoint: e.S3_ENDPOINT,
+              region: e.S3_REGION,
+              // Checked by StorageRules.
+              bucket: e.S3_BUCKET as string,
+              accessKeyId: e.S3_ACCESS_KEY_ID as string,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY as string,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+              prefix: e.S3_PREFIX,
+            },
+          }
+        : { driver: 'local' },
   };
 }

@@ -39,12 +39,16 @@ export interface Storage {
    */
   completeMultipart(multipartId: string, key: string, totalSize: number): Promise<void>;
   abortMultipart(multipartId: string, key: string): Promise<void>;
-  /** Multipart uploads not yet completed or aborted (S3: ListMultipartUploads). */
-  listMultipart(): AsyncIterable<{ multipartId: string; modifiedAt: Date }>;
+  /**
+   * Multipart uploads not yet completed or aborted (S3: ListMultipartUploads) with their last
+   * activity (their last part), and their key where the store keeps it (S3 needs it to abort).
+   * On an object store this includes whole-object writes in flight, or cut off by a crash.
+   */
+  listMultipart(): AsyncIterable<{ multipartId: string; key?: string; modifiedAt: Date }>;
 
   /**
    * Removes temporary files of whole-object writes untouched since `before` (left by a crash
-   * mid-write); returns their names.
+   * mid-write); returns their names. Object stores have none (see listMultipart).
    */
   removeTemporary(before: Date): Promise<string[]>;
   /** A filesystem path for tools that need one (ffmpeg); null when objects are not local files. */

@@ -46,9 +46,9 @@ export function createOrphanSweeper(deps: {
       await flush();
 
       const live = await uploads.multipartIdsInUse();
-      for await (const { multipartId, modifiedAt } of storage.listMultipart()) {
+      for await (const { multipartId, key, modifiedAt } of storage.listMultipart()) {
         if (modifiedAt > cutoff || live.has(multipartId)) continue;
-        await storage.abortMultipart(multipartId, '');
+        await storage.abortMultipart(multipartId, key ?? '');
         removed.multiparts.push(multipartId);
       }
 
