@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MIN_PASSWORD_LENGTH } from './constants.ts';
+import { AUDIT_ACTIONS, MIN_PASSWORD_LENGTH } from './constants.ts';
 import { multilineText, text, WholeNumber } from './text.ts';
 import { AdminUser, Email, Username } from './users.ts';
 
@@ -110,7 +110,7 @@ export const AuditEntry = z
     id: z.string(),
     actorId: z.string().nullable(),
     actorUsername: z.string(),
-    action: z.string(),
+    action: z.enum(AUDIT_ACTIONS),
     targetType: z.enum(['user', 'access_request']),
     targetId: z.string().nullable(),
     targetLabel: z.string(),
@@ -123,7 +123,7 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 export const AuditLogQuery = z.object({
   /** An administrator's user id. */
   actor: text(100).optional(),
-  action: text(100).optional(),
+  action: z.union([z.enum(AUDIT_ACTIONS), z.literal('')]).optional(),
   page: WholeNumber.pipe(z.number().int().min(1).max(1_000_000)).default(1),
   limit: WholeNumber.pipe(z.number().int().min(1).max(100)).default(50),
 });

@@ -12,6 +12,22 @@ export const API_TOKEN_HEADER = 'x-api-token';
 export const AUTH_TOKEN_STORAGE_KEY = 'auth_token';
 
 export const MIN_PASSWORD_LENGTH = 8;
+
+/** What the audit log records: every administrator action, by name. */
+export const AUDIT_ACTIONS = [
+  'user.created',
+  'user.updated',
+  'user.deleted',
+  'user.password_reset',
+  'user.invite_sent',
+  'user.config_downloaded',
+  'user.token_read',
+  'user.token_regenerated',
+  'access_request.approved',
+  'access_request.rejected',
+  'access_request.deleted',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const USERNAME_MAX = 50;
 /** How long an invitation code stays valid. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,4 +1,5 @@
 /** Table types as Kysely sees them. Timestamps are ISO-8601 UTC strings; booleans are 0/1. */
+import type { AuditAction } from '@upshot/contract';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export type Bool = 0 | 1;
@@ -213,7 +214,7 @@ export interface AuditLogTable {
   id: string;
   actor_id: string | null;
   actor_username: string;
-  action: string;
+  action: AuditAction;
   target_type: 'user' | 'access_request';
   target_id: string | null;
   target_label: string;

@@ -4,6 +4,7 @@
 import type {
   AccessRequest,
   AdminUser,
+  AuditAction,
   AuditEntry,
   CreateUserRequest,
   RegisterRequest,
@@ -100,7 +101,7 @@ export function fakeAdminServer(options: Options = {}) {
     const limit = Number(url.searchParams.get('limit') ?? fallback);
     return { rows: rows.slice((p - 1) * limit, p * limit), total: rows.length, page: p, limit };
   };
-  const record = (action: string, target: { id: string; label: string }, details = {}) => {
+  const record = (action: AuditAction, target: { id: string; label: string }, details = {}) => {
     audit.unshift({
       id: `a${audit.length + 1}`,
       actorId: me?.id ?? null,

@@ -6,6 +6,7 @@
  */
 import crypto from 'node:crypto';
 import {
+  type AuditAction,
   type CreateAccessRequest,
   type CreateUserRequest,
   type SendInviteRequest,
@@ -88,7 +89,7 @@ export function createAdminService(deps: {
 
   const audit = (
     actor: Actor,
-    action: string,
+    action: AuditAction,
     target: AuditTarget,
     details: Record<string, unknown> = {},
   ) => deps.audit.record(actor, action, target, details);

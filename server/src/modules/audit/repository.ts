@@ -1,4 +1,5 @@
 /** Every SQL query on the audit log. */
+import type { AuditAction } from '@upshot/contract';
 import type { Executor } from '../../db/database.ts';
 import type { AuditLogRow, AuditLogTable } from '../../db/schema.ts';
 
@@ -11,7 +12,7 @@ export function createAuditRepository(db: Executor) {
     },
 
     async list(
-      filter: { actorId?: string; action?: string },
+      filter: { actorId?: string; action?: AuditAction },
       page: { offset: number; limit: number },
     ): Promise<{ rows: AuditLogRow[]; total: number }> {
       let q = db.selectFrom('audit_log');

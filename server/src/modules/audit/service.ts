@@ -4,6 +4,7 @@
  * Never a password, token or code.
  */
 import crypto from 'node:crypto';
+import type { AuditAction } from '@upshot/contract';
 import type { AuditLogTable } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { AuditRepository } from './repository.ts';
@@ -18,7 +19,7 @@ export function createAuditService(deps: { audit: AuditRepository; clock: Clock 
 
   async function record(
     actor: AuditActor,
-    action: string,
+    action: AuditAction,
     target: AuditTarget,
     details: Record<string, unknown> = {},
   ): Promise<void> {
@@ -42,14 +43,14 @@ export function createAuditService(deps: { audit: AuditRepository; clock: Clock 
     async onOtherUser(
       actor: AuditActor,
       target: { id: string; username: string },
-      action: string,
+      action: AuditAction,
       details: Record<string, unknown> = {},
     ): Promise<void> {
       if (actor.id === target.id) return;
       await record(actor, action, { type: 'user', id: target.id, label: target.username }, details);
     },
 
-    list(query: { actor?: string; action?: string; page: number; limit: number }) {
+    list(query: { actor?: string; action?: AuditAction | ''; page: number; limit: number }) {
       return audit.list(
         { actorId: query.actor || undefined, action: query.action || undefined },
         { offset: (query.page - 1) * query.limit, limit: query.limit },

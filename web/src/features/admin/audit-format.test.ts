@@ -1,11 +1,13 @@
+import { AUDIT_ACTIONS } from '@upshot/contract/constants';
 import { describe, expect, it } from 'vitest';
 import { actionLabel, detailLines } from './audit-format.ts';
 
 describe('the audit log in words', () => {
-  it('names the actions, and shows an unknown one as its code', () => {
+  it('names every action the contract has', () => {
     expect(actionLabel('user.password_reset')).toBe('Reset password');
     expect(actionLabel('access_request.approved')).toBe('Approved access request');
-    expect(actionLabel('user.renamed_planet')).toBe('user.renamed_planet');
+    expect(actionLabel('user.token_read')).toBe("Viewed user's API token");
+    for (const action of AUDIT_ACTIONS) expect(actionLabel(action)).not.toBe(action);
   });
 
   it('reads changes as before and after, booleans as yes or no, quotas as sizes', () => {

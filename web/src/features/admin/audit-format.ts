@@ -1,22 +1,24 @@
 // How the audit log reads: an action's name and its details in words, for the Audit Log tab.
-import type { AuditEntry } from '@upshot/contract';
+import type { AuditAction, AuditEntry } from '@upshot/contract';
 import { formatBytes } from '../../lib/format.ts';
 
-const ACTIONS: Record<string, string> = {
+const ACTIONS: Record<AuditAction, string> = {
   'user.created': 'Created user',
   'user.updated': 'Changed user',
   'user.deleted': 'Deleted user',
   'user.password_reset': 'Reset password',
   'user.invite_sent': 'Sent invite email',
   'user.config_downloaded': 'Downloaded uploader config',
+  'user.token_read': "Viewed user's API token",
+  'user.token_regenerated': "Regenerated user's API token",
   'access_request.approved': 'Approved access request',
   'access_request.rejected': 'Rejected access request',
   'access_request.deleted': 'Deleted access request',
 };
 
-/** The action in words; one this screen does not know yet reads as its code. */
-export function actionLabel(action: string): string {
-  return ACTIONS[action] ?? action;
+/** The action in words. */
+export function actionLabel(action: AuditAction): string {
+  return ACTIONS[action];
 }
 
 const KEYS: Record<string, string> = {
