@@ -162,7 +162,7 @@ export function createAuthRepository(db: Executor) {
       passwordHash: string;
       username?: string;
       session: Omit<SessionRow, 'user_id'>;
-    }): Promise<{ userId: string } | 'invalid' | 'username-taken'> {
+    }): Promise<{ user: UserRow } | 'invalid' | 'username-taken'> {
       try {
         return await db.transaction().execute(async (trx) => {
           const found = await trx
@@ -187,8 +187,9 @@ export function createAuthRepository(db: Executor) {
             })
             .where('id', '=', found.user_id)
             .where('is_active', '=', 1)
+            .returningAll()
             .executeTakeFirst();
-          if (Number(updated.numUpdatedRows) === 0) throw new InviteUnusable();
+          if (!updated) throw new InviteUnusable();
           // Only if still unused: of two registrations with one code, the second ends here
           // (after the first committed) and its password change is rolled back.
           const invite = await trx
@@ -206,7 +207,9 @@ export function createAuthRepository(db: Executor) {
             .insertInto('sessions')
             .values({ ...input.session, user_id: invite.user_id })
             .execute();
-          return { userId: invite.user_id };
+          // The user as it stands in this transaction: a deletion right after cannot make the
+          // answer fail.
+          return { user: updated };
         });
       } catch (err) {
         if (err instanceof InviteUnusable) return 'invalid';

@@ -27,12 +27,12 @@ export function authRoutes(deps: { auth: AuthService; users: UsersService }) {
     }),
 
     route(API.register, async ({ body, request }) => {
-      const { token, userId } = await auth.register({
+      const { token, user } = await auth.register({
         ...body,
         ip: request.ip,
         userAgent: request.headers['user-agent'],
       });
-      return toAuthResponse(token, await users.get(userId));
+      return toAuthResponse(token, user);
     }),
 
     route(API.inviteInfo, async ({ params, request, reply }) => {

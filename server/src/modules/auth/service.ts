@@ -13,6 +13,7 @@ import {
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
 import { hashPassword } from '../../lib/passwords.ts';
+import type { UserRow } from '../../db/schema.ts';
 import type { AuthUser, UsersService } from '../users/index.ts';
 import type { AuthRepository } from './repository.ts';
 
@@ -277,7 +278,7 @@ export function createAuthService(deps: {
       username?: string;
       ip: string;
       userAgent: string | undefined;
-    }): Promise<{ token: string; userId: string }> {
+    }): Promise<{ token: string; user: UserRow }> {
       await limitAttempts(`register:ip:${input.ip}`, LOGIN_LIMIT, 'attempts');
       const token = randomToken(32);
       const now = clock.now();
@@ -299,7 +300,7 @@ export function createAuthService(deps: {
       if (result === 'username-taken') {
         throw new ConflictError('A user with this username already exists');
       }
-      return { token, userId: result.userId };
+      return { token, user: result.user };
     },
 
     /** Signs a user out everywhere (their API token is checked against their status apart). */

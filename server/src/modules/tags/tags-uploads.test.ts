@@ -164,6 +164,8 @@ describe('GET /api/tags/:tagId/uploads', () => {
     for (const [name, up] of made) {
       if (!name.startsWith('untagged')) await tagUpload(ctx, me.auth, tagId, up.id);
     }
+    // Thumbnails settle first: one finishing between two listings would change thumbnailUrl.
+    await ctx.background.drain();
   });
 
   const names = (body: { uploads: { originalFilename: string }[] }) =>
