@@ -6,3 +6,34 @@ export function formatBytes(bytes: number): string {
   const value = bytes / 1024 ** i;
   return `${Number.isInteger(value) ? value : value.toFixed(2)} ${units[i]}`;
 }
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Text made safe to put in HTML, in an element or a quoted attribute. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
+}
+
+const UTC_DATE_TIME = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+});
+
+/**
+ * A moment in the web app's date format (en-US), in UTC and saying so: a page or an email has
+ * no time zone of its reader ("Nov 23, 2026, 5:40 PM UTC").
+ */
+export function formatUtcDateTime(iso: string): string {
+  return UTC_DATE_TIME.format(new Date(iso));
+}

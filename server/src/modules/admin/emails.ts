@@ -3,26 +3,8 @@
  * link, and how long it works. Only the invitation email sent on an administrator's request
  * carries a temporary password.
  */
+import { escapeHtml, formatUtcDateTime } from '../../lib/format.ts';
 import type { Mail } from '../../lib/mailer.ts';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
-
-const WHEN = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZone: 'UTC',
-  timeZoneName: 'short',
-});
 
 export type Site = { name: string; url: string };
 
@@ -69,7 +51,7 @@ export function invitationEmail(input: {
         ? `Your request for access to ${site.name} (${site.url}) was approved. Choose your password to finish setting up your account:`
         : `An account on ${site.name} (${site.url}) was made for you. Choose your password to finish setting it up:`,
       { link: input.link },
-      `This link works once and expires on ${WHEN.format(new Date(input.expiresAt))}.`,
+      `This link works once and expires on ${formatUtcDateTime(input.expiresAt)}.`,
     ],
     site,
   );

@@ -147,8 +147,6 @@ export function createAdminService(deps: {
   }
 
   return {
-    mailConfigured: mailer.configured,
-
     // --- users --------------------------------------------------------------------------------
 
     async createUser(actor: Actor, input: Required<CreateUserRequest>) {

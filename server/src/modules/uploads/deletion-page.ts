@@ -4,30 +4,7 @@
  * another upload's, or already used), which says no more than that.
  */
 import type { UploadRow } from '../../db/schema.ts';
-import { formatBytes } from '../../lib/format.ts';
-
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
-}
-
-/** When an upload was made, in the web app's date format (en-US), in UTC and saying so. */
-const WHEN = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZone: 'UTC',
-  timeZoneName: 'short',
-});
+import { escapeHtml, formatBytes, formatUtcDateTime } from '../../lib/format.ts';
 
 function page(title: string, body: string): string {
   return `<!doctype html>
@@ -66,7 +43,7 @@ export function confirmDeletionPage(row: UploadRow, signature: string): string {
   return page(
     'Delete file',
     `<h1>Delete this file?</h1>
-<p><span class="file">${escapeHtml(row.original_filename)}</span><br>${escapeHtml(formatBytes(Number(row.size)))}, uploaded ${escapeHtml(WHEN.format(new Date(row.created_at)))}</p>
+<p><span class="file">${escapeHtml(row.original_filename)}</span><br>${escapeHtml(formatBytes(Number(row.size)))}, uploaded ${escapeHtml(formatUtcDateTime(row.created_at))}</p>
 <p>Its link will stop working. This cannot be undone.</p>
 <form method="post">
 <input type="hidden" name="signature" value="${escapeHtml(signature)}">
