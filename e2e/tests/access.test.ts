@@ -70,9 +70,20 @@ describe('journey 1: request access, approval, invitation email, first upload', 
     await page.goto(`${server.url}/login`);
     await page.getByRole('link', { name: 'Request Access' }).click();
     await page.waitForURL(`${server.url}/request-access`);
+    // The page settles first (its lazy chunk and the session check): typing into a form that
+    // is then drawn again would leave it empty, and the browser would refuse to send it.
+    await page.waitForLoadState('networkidle');
     await page.getByLabel('Email', { exact: true }).fill(VISITOR.email);
     await page.getByLabel('Full name').fill(VISITOR.name);
     await page.getByLabel('Reason').fill('I publish screenshots for the docs team.');
+    for (const [label, value] of [
+      ['Full name', VISITOR.name],
+      ['Reason', 'I publish screenshots for the docs team.'],
+    ] as const) {
+      if ((await page.getByLabel(label).inputValue()) !== value) {
+        throw new Error(`the ${label} field lost its text before sending`);
+      }
+    }
     await markToastsSeen(page);
     await page.getByRole('button', { name: 'Submit Request' }).click();
     // Whichever toast comes, so a refusal fails the test with the server's words.
