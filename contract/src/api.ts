@@ -25,7 +25,7 @@ import { AuthResponse, LoginRequest } from './auth.ts';
 import { ROUTES, type RouteSpec } from './routes.ts';
 import { PreferencesResponse, UpdatePreferencesRequest } from './preferences.ts';
 import { AdminStats, UserStats } from './stats.ts';
-import { ServerConfig } from './system.ts';
+import { Health, Readiness, ServerConfig } from './system.ts';
 import {
   BatchAddTagResponse,
   BatchRemoveTagResponse,
@@ -116,6 +116,27 @@ export const API = {
     tag: 'System',
     summary: 'This reference as an OpenAPI 3.1 document',
     responses: { 200: OpenApiDocument },
+  }),
+  health: endpoint(ROUTES.health, {
+    tag: 'System',
+    summary: 'Liveness: the process answers',
+    description: 'Touches neither the database nor the store, so a slow database never fails it.',
+    responses: { 200: Health },
+  }),
+  healthReady: endpoint(ROUTES.healthReady, {
+    tag: 'System',
+    summary: 'Readiness: the database and the store answer',
+    description:
+      'Each part has 3 seconds. A part that fails answers 503 `not_ready`, its message naming the part (`database`, `storage` or both).',
+    responses: { 200: Readiness },
+  }),
+  metrics: endpoint(ROUTES.metrics, {
+    tag: 'System',
+    summary: 'Prometheus metrics',
+    description:
+      'Only when METRICS_TOKEN is set (otherwise 404), and only with `Authorization: Bearer <METRICS_TOKEN>` (otherwise 401). Requests by route and status with their duration, bytes uploaded and served, uploads and chunked sessions in flight, job runs and failures, database pool use and process metrics.',
+    responses: { 200: null },
+    produces: ['text/plain'],
   }),
 
   login: endpoint(ROUTES.login, {

@@ -52,6 +52,8 @@ export const ERROR_CODES = [
   'email_not_sent',
   /** An invitation code that is not valid: unknown, used, expired, or its user inactive. */
   'invalid_invite',
+  /** GET /api/health/ready: the database or the store did not answer (503). */
+  'not_ready',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -19,6 +19,10 @@ export const ROUTES = {
   // system
   config: { method: 'GET', path: '/api/config', access: 'public' },
   openapi: { method: 'GET', path: '/api/openapi.json', access: 'public' },
+  health: { method: 'GET', path: '/api/health', access: 'public' },
+  healthReady: { method: 'GET', path: '/api/health/ready', access: 'public' },
+  /** Public as far as sessions go: METRICS_TOKEN opens it, no user does. */
+  metrics: { method: 'GET', path: '/metrics', access: 'public' },
 
   // auth
   login: { method: 'POST', path: '/api/auth/login', access: 'public' },

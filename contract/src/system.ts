@@ -15,3 +15,17 @@ export const ServerConfig = z
   })
   .meta({ id: 'ServerConfig' });
 export type ServerConfig = z.infer<typeof ServerConfig>;
+
+/** GET /api/health: the process answers (nothing else is checked). */
+export const Health = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+export type Health = z.infer<typeof Health>;
+
+/** GET /api/health/ready: every part this instance needs answered in time. */
+export const Readiness = z
+  .object({
+    status: z.literal('ok'),
+    database: z.literal('ok'),
+    storage: z.literal('ok'),
+  })
+  .meta({ id: 'Readiness' });
+export type Readiness = z.infer<typeof Readiness>;

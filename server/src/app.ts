@@ -2,9 +2,9 @@
 import { CHUNK_SIZE, MAX_SIMPLE_UPLOAD_BYTES } from '@upshot/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
-import { dialectOf, type Db } from './db/database.ts';
+import { dialectOf, type Db, type PoolUse } from './db/database.ts';
 import { uploadSearch } from './db/search.ts';
-import type { Job } from './jobs/scheduler.ts';
+import { createJobRunner, type Job } from './jobs/scheduler.ts';
 import { createTasksRepository } from './jobs/tasks-repository.ts';
 import { createBackground, type Background } from './jobs/tasks.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
@@ -27,9 +27,10 @@ import { createUsersModule } from './modules/users/index.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerFormBody } from './plugins/form-body.ts';
+import { createMetrics } from './plugins/metrics.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { registerRequestContext } from './plugins/request-context.ts';
+import { currentRequest, registerRequestContext, requestIdOf } from './plugins/request-context.ts';
 import { registerRouteTable } from './plugins/route-table.ts';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web-app.ts';
@@ -48,6 +49,10 @@ export type AppDeps = {
   sleep?: (ms: number) => Promise<void>;
   /** How email goes out (tests pass one with a short timeout); by default SMTP_URL's. */
   mailer?: Mailer;
+  /** The PostgreSQL pool's use, for the metrics (boot passes the database handle's). */
+  poolUse?: () => PoolUse | null;
+  /** Where log lines go; standard output by default (tests read them). */
+  logStream?: NodeJS.WritableStream;
 };
 
 export type App = FastifyInstance;
@@ -72,6 +77,7 @@ export async function buildApp(deps: AppDeps) {
         ? false
         : {
             level: config.logLevel,
+            ...(deps.logStream ? { stream: deps.logStream } : {}),
             serializers: {
               req: (req) => ({
                 method: req.method,
@@ -81,7 +87,15 @@ export async function buildApp(deps: AppDeps) {
                 remotePort: req.socket?.remotePort,
               }),
             },
+            // Lines logged while a request is handled carry its id, also those of services,
+            // which log through the app's logger rather than the request's.
+            mixin: (_fields, _level, logger) => {
+              const request = currentRequest();
+              return request && !('reqId' in logger.bindings()) ? { reqId: request.requestId } : {};
+            },
           },
+    // A client's or proxy's X-Request-Id when it is a plain token, else a new one; echoed back.
+    genReqId: requestIdOf,
     trustProxy: config.trustProxy ? oneProxyHop : false,
     // A URL the router cannot decode, a parameter past maxParamLength: the one error body too.
     frameworkErrors: sendError,
@@ -93,6 +107,13 @@ export async function buildApp(deps: AppDeps) {
     clock,
     log,
   });
+  const metrics = config.metricsToken
+    ? createMetrics({
+        openChunkedSessions: () => chunkedUploads.service.countOpen(),
+        pool: deps.poolUse ?? (() => null),
+      })
+    : null;
+  const jobRunner = createJobRunner({ db, clock, log, onRun: metrics?.jobRun });
   const links = createLinks({ publicUrl: config.publicUrl, signingKey: keys.signing });
 
   // The modules, each built from what it uses; later ones use earlier ones' services.
@@ -156,6 +177,10 @@ export async function buildApp(deps: AppDeps) {
   });
   const serving = createServingModule({ uploads: uploads.service, storage, log });
   const system = createSystemModule({
+    db,
+    storage,
+    log,
+    metrics: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,
     config: {
       publicUrl: config.publicUrl,
       chunkSize,
@@ -182,6 +207,7 @@ export async function buildApp(deps: AppDeps) {
   const all = Object.values(modules);
 
   registerRequestContext(app);
+  metrics?.register(app);
   registerErrorHandler(app);
   const security = securityHeaders({ publicUrl: config.publicUrl });
   registerSecurityHeaders(app, security);
@@ -209,5 +235,5 @@ export async function buildApp(deps: AppDeps) {
     await fileHasher.close();
     await background.close();
   });
-  return { app, modules, jobs, background };
+  return { app, modules, jobs, jobRunner, background };
 }

@@ -13,6 +13,8 @@ export type Booted = Built & {
   config: Config;
   handle: DatabaseHandle;
   firstAdmin: { user: UserRow; generatedPassword?: string } | null;
+  /** Lets go of the store's connections (S3's sockets); nothing to do for local disk. */
+  closeStorage: () => void;
 };
 
 /** The configured byte store; a bucket that does not answer to its settings stops the start. */
@@ -37,8 +39,17 @@ export async function boot(env?: Record<string, string | undefined>): Promise<Bo
   const applied = await migrateToLatest(handle);
   const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
   const storage = await openStorage(config);
-  const built = await buildApp({ config, db: handle.db, secretKey, storage });
+  const built = await buildApp({
+    config,
+    db: handle.db,
+    secretKey,
+    storage,
+    poolUse: handle.poolUse,
+  });
   built.app.log.info({ dialect: handle.dialect, applied }, 'database ready');
   const firstAdmin = await built.modules.users.service.ensureFirstAdmin(config.admin);
-  return { ...built, config, handle, firstAdmin };
+  const closeStorage = () => {
+    if ('destroy' in storage && typeof storage.destroy === 'function') storage.destroy();
+  };
+  return { ...built, config, handle, firstAdmin, closeStorage };
 }

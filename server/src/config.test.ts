@@ -80,6 +80,7 @@ describe('loadConfig', () => {
         secretAccessKey: 'secret',
         forcePathStyle: false,
         prefix: undefined,
+        serve: 'proxy',
       },
     });
     expect(
@@ -96,6 +97,10 @@ describe('loadConfig', () => {
       /S3_BUCKET: is required[\s\S]*S3_ACCESS_KEY_ID: is required[\s\S]*S3_SECRET_ACCESS_KEY: is required/,
     );
     expect(() => loadConfig({ STORAGE_DRIVER: 'ftp' })).toThrow(/STORAGE_DRIVER/);
+    expect(loadConfig({ ...s3, S3_SERVE: 'presigned' }).storage).toMatchObject({
+      s3: { serve: 'presigned' },
+    });
+    expect(() => loadConfig({ ...s3, S3_SERVE: 'redirect' })).toThrow(/S3_SERVE/);
     expect(() => loadConfig({ ...s3, S3_ENDPOINT: 'minio' })).toThrow(/S3_ENDPOINT/);
     expect(() => loadConfig({ ...s3, S3_BUCKET: 'Bad_Bucket' })).toThrow(/S3_BUCKET/);
     expect(() => loadConfig({ ...s3, MAX_UPLOAD_BYTES: String(2 ** 50) })).toThrow(

@@ -69,6 +69,9 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  S3_SERVE: z.enum(['proxy', 'presigned']).default('proxy'),
+  METRICS_TOKEN: optional.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   S3_PREFIX: optional.pipe(
     z
       .string()
@@ -104,6 +107,8 @@ export type S3Config = {
   secretAccessKey: string;
   forcePathStyle: boolean;
   prefix: string | undefined;
+  /** proxy: file bytes stream through Upshot; presigned: a redirect to a short-lived GET. */
+  serve: 'proxy' | 'presigned';
 };
 
 export type Config = {
@@ -127,6 +132,10 @@ export type Config = {
   webDistDir: string;
   /** Upshot's version (the root package.json). */
   version: string;
+  /** Bearer token that opens /metrics; unset: no metrics. */
+  metricsToken: string | undefined;
+  /** How long a SIGTERM waits for requests in flight before closing their connections. */
+  shutdownTimeoutMs: number;
   /** Where uploads and thumbnails are kept: DATA_DIR/files, or an S3 bucket. */
   storage: { driver: 'local' } | { driver: 's3'; s3: S3Config };
 };
@@ -167,6 +176,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // Two levels up from server/src (source) and server/dist (bundle) alike.
     webDistDir: new URL('../../web/dist', import.meta.url).pathname,
     version: APP_VERSION,
+    metricsToken: e.METRICS_TOKEN,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     storage:
       e.STORAGE_DRIVER === 's3'
         ? {
@@ -180,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               secretAccessKey: e.S3_SECRET_ACCESS_KEY as string,
               forcePathStyle: e.S3_FORCE_PATH_STYLE,
               prefix: e.S3_PREFIX,
+              serve: e.S3_SERVE,
             },
           }
         : { driver: 'local' },

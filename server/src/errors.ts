@@ -38,6 +38,12 @@ export class InvalidInviteError extends AppError {
     super('invalid_invite', 400, 'This invitation is invalid or has expired');
   }
 }
+/** A part this instance needs (the database, the store) did not answer. */
+export class NotReadyError extends AppError {
+  constructor(message: string) {
+    super('not_ready', 503, message);
+  }
+}
 export class NotFoundError extends AppError {
   constructor(message = 'Not found') {
     super('not_found', 404, message);

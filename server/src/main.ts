@@ -1,11 +1,15 @@
-/** Boot: config -> database -> migrations -> first admin -> jobs -> listen. */
+/** Boot: config -> database -> migrations -> first admin -> jobs -> listen; SIGTERM: drain. */
 import { boot } from './boot.ts';
 import { ConfigError } from './config.ts';
-import { startJobs } from './jobs/scheduler.ts';
 import { installProcessGuard } from './plugins/process-guard.ts';
 
+/** While draining, how often connections that have just gone idle are closed. */
+const IDLE_SWEEP_MS = 50;
+/** Past the shutdown timeout, how long closing may still take before the process just ends. */
+const EXIT_GRACE_MS = 5000;
+
 async function main(): Promise<void> {
-  const { app, config, handle, firstAdmin, jobs } = await boot();
+  const { app, config, handle, firstAdmin, jobs, jobRunner, closeStorage } = await boot();
   installProcessGuard(app.log);
   if (firstAdmin) {
     const lines = [
@@ -21,14 +25,45 @@ async function main(): Promise<void> {
     process.stdout.write(`${lines.join('\n')}\n`);
   }
 
-  const stopJobs = startJobs(jobs, app.log);
+  const stopJobs = jobRunner.start(jobs);
 
+  /**
+   * Stops accepting connections, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS
+   * (then closes their connections), closes keep-alive connections as soon as they are idle,
+   * waits for job runs, closes the database and the store, and exits 0.
+   */
+  let closing = false;
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    stopJobs();
-    await app.close();
-    await handle.db.destroy();
-    process.exit(0);
+    if (closing) return;
+    closing = true;
+    const timeoutMs = config.shutdownTimeoutMs;
+    app.log.info({ signal, timeoutMs }, 'shutting down');
+    const jobsStopped = stopJobs();
+    // A connection whose request ends while draining would otherwise stay open until its
+    // keep-alive timeout; Node closes only those idle at the moment the server closes.
+    const idleSweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+    const deadline = setTimeout(() => {
+      app.log.warn({ timeoutMs }, 'requests still in flight at the shutdown timeout: cut off');
+      app.server.closeAllConnections();
+    }, timeoutMs);
+    const giveUp = setTimeout(() => {
+      app.log.error('shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, timeoutMs + EXIT_GRACE_MS);
+    giveUp.unref();
+    try {
+      await app.close();
+      clearInterval(idleSweep);
+      await jobsStopped;
+      clearTimeout(deadline);
+      await handle.db.destroy();
+      closeStorage();
+      app.log.info('shut down');
+      process.exit(0);
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed');
+      process.exit(1);
+    }
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

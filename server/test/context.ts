@@ -25,6 +25,10 @@ export class TestClock implements Clock {
   }
 }
 
+/** The vitest project running: 'sqlite' or 'postgres' (see vitest.config.ts). */
+export const testEngine: 'sqlite' | 'postgres' =
+  process.env.UPSHOT_TEST_ENGINE === 'postgres' ? 'postgres' : 'sqlite';
+
 export type TestDatabase = { url: string | undefined; drop: () => Promise<void> };
 
 /** A throwaway database: undefined url means SQLite inside the data dir. */
@@ -71,6 +75,8 @@ export async function createTestContext(
     chunkSize?: number;
     /** Wraps the real local storage (to make it fail at a chosen moment). */
     wrapStorage?: (storage: Storage) => Storage;
+    /** Where the app's log lines go (with LOG_LEVEL set in env). */
+    logStream?: NodeJS.WritableStream;
   } = {},
 ): Promise<TestContext> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-test-'));
@@ -95,6 +101,7 @@ export async function createTestContext(
     clock,
     chunkSize: appOptions.chunkSize,
     storage: appOptions.wrapStorage?.(createLocalStorage(config.dataDir)),
+    logStream: appOptions.logStream,
     sleep: async (ms) => {
       sleeps.push(ms);
     },

@@ -32,7 +32,11 @@ export type DatabaseHandle = {
    * locks migrations on PostgreSQL itself, but not across processes on SQLite.
    */
   withMigrationLock: <T>(fn: () => Promise<T>) => Promise<T>;
+  /** The PostgreSQL pool's connections now; null on SQLite (one connection, no pool). */
+  poolUse: () => PoolUse | null;
 };
+
+export type PoolUse = { total: number; idle: number; waiting: number };
 
 // int8 (COUNT, SUM, bigint columns) arrives as a string by default; our numbers stay below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -54,6 +58,11 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
       withMigrationLock: (fn) => fn(),
+      poolUse: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+      }),
     };
   }
   fs.mkdirSync(options.dataDir, { recursive: true });
@@ -68,6 +77,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
   return {
     db: new Kysely<Database>({ dialect: new TransactionalSqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
+    poolUse: () => null,
     withMigrationLock: async (fn) => {
       // An exclusive transaction on a side file: the OS drops the lock if the process dies.
       const lock = new SQLite(path.join(options.dataDir, 'upshot.db.migrate-lock'));

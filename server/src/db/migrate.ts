@@ -13,6 +13,7 @@ import { m0005CleanNames } from './migrations/0005-clean-names.ts';
 import { m0006TagsStats } from './migrations/0006-tags-stats.ts';
 import { m0007Preferences } from './migrations/0007-preferences.ts';
 import { m0008Admin } from './migrations/0008-admin.ts';
+import { m0009JobLeases } from './migrations/0009-job-leases.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
@@ -23,6 +24,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0006-tags-stats': m0006TagsStats,
   '0007-preferences': m0007Preferences,
   '0008-admin': m0008Admin,
+  '0009-job-leases': m0009JobLeases,
 };
 
 function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {

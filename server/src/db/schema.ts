@@ -223,6 +223,13 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+/** Who runs a periodic job now, and until when (migration 0009). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   uploads: UploadsTable;
@@ -241,6 +248,7 @@ export interface Database {
   sessions: SessionsTable;
   rate_limits: RateLimitsTable;
   app_locks: AppLocksTable;
+  job_leases: JobLeasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

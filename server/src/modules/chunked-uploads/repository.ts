@@ -30,6 +30,16 @@ export function createChunkedUploadsRepository(db: Db) {
         .execute();
     },
 
+    /** Sessions not yet completed, of every user (the metrics' gauge). */
+    async countOpen(): Promise<number> {
+      const row = await db
+        .selectFrom('chunked_uploads')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', '!=', 'completed')
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
     find(id: string): Promise<ChunkedUploadRow | undefined> {
       return db.selectFrom('chunked_uploads').selectAll().where('id', '=', id).executeTakeFirst();
     },

@@ -104,6 +104,9 @@ export function createChunkedUploadsService(deps: {
   }
 
   return {
+    /** Sessions started and not yet completed, aborted or expired. */
+    countOpen: () => sessions.countOpen(),
+
     async init(
       owner: Viewer,
       input: {

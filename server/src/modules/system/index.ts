@@ -1,17 +1,31 @@
-/** The system module's only door: facts about this server and its API reference. */
+/** The system module's only door: facts about this server, its health and its metrics. */
+import type { Db } from '../../db/database.ts';
+import type { Logger } from '../../lib/logger.ts';
+import type { Metrics } from '../../plugins/metrics.ts';
+import type { Storage } from '../../storage/storage.ts';
 import type { Module } from '../module.ts';
+import { createSystemRepository } from './repository.ts';
 import { systemRoutes } from './routes.ts';
 import { createSystemService, type SystemService } from './service.ts';
 
 export function createSystemModule(deps: {
-  config: Parameters<typeof createSystemService>[0];
+  config: Parameters<typeof createSystemService>[0]['config'];
+  db: Db;
+  storage: Storage;
+  log: Logger;
   /** The OpenAPI document, available once every route is registered. */
   openapi: () => Record<string, unknown>;
+  metrics: { metrics: Metrics; token: string } | null;
 }): Module & { service: SystemService } {
-  const service = createSystemService(deps.config);
+  const service = createSystemService({
+    config: deps.config,
+    repository: createSystemRepository(deps.db),
+    storage: deps.storage,
+    log: deps.log,
+  });
   return {
     name: 'system',
-    routes: systemRoutes({ system: service, openapi: deps.openapi }),
+    routes: systemRoutes({ system: service, openapi: deps.openapi, metrics: deps.metrics }),
     jobs: [],
     tasks: {},
     service,

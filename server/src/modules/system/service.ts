@@ -1,15 +1,57 @@
-/** What the web app and clients need to know about this server. */
-import type { ServerConfig } from '@upshot/contract';
+/** What the web app and clients need to know about this server, and whether it can serve. */
+import type { Readiness, ServerConfig } from '@upshot/contract';
+import { NotReadyError } from '../../errors.ts';
+import type { Logger } from '../../lib/logger.ts';
+import type { Storage } from '../../storage/storage.ts';
+import type { SystemRepository } from './repository.ts';
+
+/** How long each part has to answer the readiness probe. */
+export const READY_TIMEOUT_MS = 3000;
+/** A key no object has: asking for its size is a read the store must answer. */
+const PROBE_KEY = 'h/00/00/readiness';
+
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 export function createSystemService(deps: {
-  publicUrl: string;
-  chunkSize: number;
-  maxSimpleUploadBytes: number;
-  maxUploadBytes: number;
-  version: string;
+  config: ServerConfig;
+  repository: SystemRepository;
+  storage: Storage;
+  log: Logger;
 }) {
-  const config: ServerConfig = { ...deps };
-  return { config: () => config };
+  const config: ServerConfig = { ...deps.config };
+  return {
+    config: () => config,
+
+    /** Both parts answered in time, or NotReadyError naming those that did not. */
+    async ready(): Promise<Readiness> {
+      const checks = [
+        ['database', () => deps.repository.ping()],
+        ['storage', () => deps.storage.size(PROBE_KEY).then(() => undefined)],
+      ] as const;
+      const results = await Promise.allSettled(
+        checks.map(([, check]) => within(check(), READY_TIMEOUT_MS)),
+      );
+      const failed = checks.flatMap(([part], i) => {
+        const result = results[i];
+        if (result?.status !== 'rejected') return [];
+        const reason: unknown = result.reason;
+        return [{ part, reason: reason instanceof Error ? reason.message : String(reason) }];
+      });
+      if (failed.length > 0) {
+        deps.log.warn({ failed }, 'not ready');
+        throw new NotReadyError(
+          `Not ready: ${failed.map((f) => f.part).join(' and ')} not reachable`,
+        );
+      }
+      return { status: 'ok', database: 'ok', storage: 'ok' };
+    },
+  };
 }
 
 export type SystemService = ReturnType<typeof createSystemService>;

@@ -1,0 +1,267 @@
+/**
+ * What an operator's tools call: liveness, readiness (503 naming the part that failed), the
+ * Prometheus metrics behind METRICS_TOKEN, and request ids (taken from X-Request-Id, echoed,
+ * and on every log line about the request).
+ */
+import crypto from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { signIn } from '../../../test/users.ts';
+import type { Storage } from '../../storage/storage.ts';
+
+const METRICS_TOKEN = 'metrics-token-0123456789';
+
+/** A stream that keeps the JSON log lines written to it. */
+function logLines() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
+/** Local storage whose reads fail while `broken.on` is true. */
+function breakable() {
+  const broken = { on: false };
+  const wrap = (storage: Storage): Storage => ({
+    ...storage,
+    size: (key) => (broken.on ? Promise.reject(new Error('disk gone')) : storage.size(key)),
+  });
+  return { broken, wrap };
+}
+
+describe('GET /api/health and /api/health/ready', () => {
+  let ctx: TestContext;
+  const storage = breakable();
+  const log = logLines();
+  beforeAll(async () => {
+    ctx = await createTestContext(
+      { LOG_LEVEL: 'warn' },
+      {},
+      { wrapStorage: storage.wrap, logStream: log.stream },
+    );
+  });
+  afterAll(() => ctx.close());
+
+  it('answers liveness to anyone, never cached', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok' });
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers ready when the database and the store answer', async () => {
+    const res = await ctx.app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', database: 'ok', storage: 'ok' });
+  });
+
+  it('answers 503 naming the store when it fails, and logs why with the request id', async () => {
+    storage.broken.on = true;
+    try {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/health/ready',
+        headers: { 'x-request-id': 'probe-7' },
+      });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({
+        error: 'not_ready',
+        message: 'Not ready: storage not reachable',
+      });
+      // Liveness does not look at the store.
+      expect((await ctx.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      storage.broken.on = false;
+    }
+    // The service logs through the app's logger, yet the line carries the request's id.
+    const line = log.lines.find((l) => l.msg === 'not ready');
+    expect(line).toMatchObject({
+      reqId: 'probe-7',
+      failed: [{ part: 'storage', reason: 'disk gone' }],
+    });
+  });
+
+  it('answers 503 naming the database, and liveness still 200, when the database is gone', async () => {
+    const other = await createTestContext({}, {}, { wrapStorage: storage.wrap });
+    try {
+      await other.handle.db.destroy();
+      const ready = await other.app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({
+        error: 'not_ready',
+        message: 'Not ready: database not reachable',
+      });
+      const live = await other.app.inject({ method: 'GET', url: '/api/health' });
+      expect(live.statusCode).toBe(200);
+    } finally {
+      await other.app.close();
+      await other.database.drop();
+    }
+  });
+});
+
+describe('X-Request-Id', () => {
+  let ctx: TestContext;
+  const log = logLines();
+  beforeAll(async () => {
+    ctx = await createTestContext({ LOG_LEVEL: 'info' }, {}, { logStream: log.stream });
+  });
+  afterAll(() => ctx.close());
+
+  it('takes a plain id from the client and echoes it; makes one otherwise', async () => {
+    const given = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/config',
+      headers: { 'x-request-id': 'edge-1f3a:42' },
+    });
+    expect(given.headers['x-request-id']).toBe('edge-1f3a:42');
+    const made = await ctx.app.inject({ method: 'GET', url: '/api/config' });
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const lines = log.lines.filter((l) => l.reqId === 'edge-1f3a:42');
+    expect(lines.map((l) => l.msg)).toEqual(['incoming request', 'request completed']);
+  });
+
+  it('replaces an id too long or with characters a log or header could trip on', async () => {
+    for (const bad of ['a'.repeat(129), 'two words', 'quote"d', 'tab\there']) {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: '/api/config',
+        headers: { 'x-request-id': bad },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
+  it('is on error answers too', async () => {
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/uploads',
+      headers: { 'x-request-id': 'denied-1' },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.headers['x-request-id']).toBe('denied-1');
+  });
+});
+
+describe('GET /metrics', () => {
+  it('is a 404 while METRICS_TOKEN is not set', async () => {
+    const ctx = await createTestContext();
+    try {
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  describe('with METRICS_TOKEN', () => {
+    let ctx: TestContext;
+    let base: string;
+    beforeAll(async () => {
+      ctx = await createTestContext({ METRICS_TOKEN });
+      await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+      base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+    });
+    afterAll(() => ctx.close());
+
+    const scrape = async (token = METRICS_TOKEN) =>
+      fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+
+    /** The value of one sample (name with its labels as written), or undefined. */
+    function sample(text: string, series: string): number | undefined {
+      const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+      return line === undefined ? undefined : Number(line.slice(series.length + 1));
+    }
+
+    it('needs the bearer token', async () => {
+      const none = await fetch(`${base}/metrics`);
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toContain('Bearer');
+      expect((await scrape('wrong-token-0123456789')).status).toBe(401);
+      const ok = await scrape();
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('content-type')).toContain('text/plain');
+    });
+
+    it('counts requests by route pattern and status, and bytes uploaded and served', async () => {
+      const { auth } = await signIn(ctx);
+      const bytes = crypto.randomBytes(10_000);
+      const form = new FormData();
+      form.append('isPublic', 'true');
+      form.append('file', new Blob([bytes]), 'a.bin');
+      const before = await (await scrape()).text();
+      const uploaded = await fetch(`${base}/api/upload`, {
+        method: 'POST',
+        headers: auth,
+        body: form,
+      });
+      expect(uploaded.status).toBe(201);
+      const { url } = (await uploaded.json()) as { url: string };
+      const slug = new URL(url).pathname;
+      for (let i = 0; i < 3; i++) {
+        const got = await fetch(`${base}${slug}`);
+        expect((await got.arrayBuffer()).byteLength).toBe(bytes.length);
+      }
+      expect((await fetch(`${base}/nosuchfile`)).status).toBe(404);
+      await expect
+        .poll(async () => {
+          const text = await (await scrape()).text();
+          return sample(
+            text,
+            'upshot_http_requests_total{method="GET",route="/:slug",status="200"}',
+          );
+        })
+        .toBe(3);
+      const text = await (await scrape()).text();
+      expect(
+        sample(text, 'upshot_http_requests_total{method="GET",route="/:slug",status="404"}'),
+      ).toBe(1);
+      expect(
+        sample(text, 'upshot_http_requests_total{method="POST",route="/api/upload",status="201"}'),
+      ).toBe(1);
+      // The route's pattern, never the URL: no label holds a slug.
+      expect(text).not.toContain(slug);
+      const served = sample(text, 'upshot_served_bytes_total') ?? 0;
+      expect(served - (sample(before, 'upshot_served_bytes_total') ?? 0)).toBe(3 * bytes.length);
+      const received = sample(text, 'upshot_uploaded_bytes_total') ?? 0;
+      // The request body: the file and its form around it.
+      expect(received).toBeGreaterThan(bytes.length);
+      expect(received).toBeLessThan(bytes.length + 1024);
+      expect(sample(text, 'upshot_uploads_in_flight')).toBe(0);
+      expect(
+        sample(
+          text,
+          'upshot_http_request_duration_seconds_count{method="GET",route="/:slug",status="200"}',
+        ),
+      ).toBe(3);
+    });
+
+    it('reports chunked sessions in flight, the process, and no pool on SQLite', async () => {
+      const { auth } = await signIn(ctx);
+      const init = await fetch(`${base}/api/chunked-upload/init`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ filename: 'big.bin', totalSize: 200 * 1024 * 1024, totalChunks: 4 }),
+      });
+      expect(init.status).toBe(201);
+      const text = await (await scrape()).text();
+      expect(sample(text, 'upshot_chunked_sessions_open')).toBe(1);
+      expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+      expect(text).toContain('# TYPE upshot_job_runs_total counter');
+      expect(text).not.toContain('upshot_db_pool_connections{');
+    });
+  });
+});
