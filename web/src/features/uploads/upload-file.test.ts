@@ -233,6 +233,79 @@ describe('uploadFile, chunked', () => {
     expect(chunkIndexes(requests)).toEqual([0, 0, 0, 0]);
   });
 
+  it('waits out a chunk still held by a request that died with its server, then sends it', async () => {
+    mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+      'GET /api/chunked-upload/up1': () =>
+        jsonResponse(200, { uploadId: 'up1', receivedChunks: [0] }),
+      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    });
+    let tries = 0;
+    const { requests } = mockXhr((request) => {
+      if (request.body.get('chunkIndex') !== '1') return request.respond(204);
+      tries++;
+      // The instance died mid-chunk: the connection drops, then the chunk stays claimed.
+      if (tries === 1) return request.fail();
+      if (tries <= 4) {
+        return request.respond(409, {
+          error: 'conflict',
+          message: 'Chunk 1 is already being received',
+        });
+      }
+      request.respond(204);
+    });
+    const sleep = vi.fn(async () => {});
+
+    await uploadFile(big(), { sleep });
+
+    expect(sleep.mock.calls).toEqual([[500], [2500], [2500], [2500]]);
+    expect(chunkIndexes(requests)).toEqual([0, 1, 1, 1, 1, 1, 2]);
+  });
+
+  it('stops sending a held chunk once the request that held it has stored it', async () => {
+    let statusCalls = 0;
+    mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+      'GET /api/chunked-upload/up1': () =>
+        jsonResponse(200, { uploadId: 'up1', receivedChunks: statusCalls++ < 1 ? [] : [0] }),
+      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    });
+    const { requests } = mockXhr((request) =>
+      request.body.get('chunkIndex') === '0'
+        ? request.respond(409, { error: 'conflict', message: 'Chunk 0 is already being received' })
+        : request.respond(204),
+    );
+
+    await uploadFile(big(), { sleep: async () => {} });
+
+    expect(chunkIndexes(requests)).toEqual([0, 0, 1, 2]);
+  });
+
+  it('gives up on a chunk held for longer than a dead request can hold it', async () => {
+    mockFetch({
+      'POST /api/chunked-upload/init': () =>
+        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+      'GET /api/chunked-upload/up1': () =>
+        jsonResponse(200, { uploadId: 'up1', receivedChunks: [] }),
+    });
+    const { requests } = mockXhr((request) =>
+      request.respond(409, { error: 'conflict', message: 'Chunk 0 is already being received' }),
+    );
+    const sleep = vi.fn(async () => {});
+
+    const error = await uploadFile(big(), { sleep }).catch((e: unknown) => e);
+
+    expect(error).toMatchObject({
+      step: 'Failed to upload chunk',
+      message: 'Chunk 0 is already being received',
+    });
+    // 40 s of waiting in 2.5 s steps: 16 waits, 17 tries.
+    expect(sleep.mock.calls).toEqual(Array.from({ length: 16 }, () => [2500]));
+    expect(requests).toHaveLength(17);
+  });
+
   it('does not retry a chunk the server refuses outright, and shows its reason', async () => {
     mockFetch({
       'POST /api/chunked-upload/init': () =>

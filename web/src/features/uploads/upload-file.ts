@@ -13,6 +13,14 @@ import { api, ApiError, getApiErrorMessage } from '../../lib/api-client.ts';
 
 /** Waits before each retry of a failed chunk or completion; one entry per retry. */
 export const CHUNK_RETRY_DELAYS_MS = [500, 1000, 2000] as const;
+/**
+ * A chunk whose earlier request died with its server (an instance killed mid-chunk) stays
+ * claimed until the server lets another request take it over (30 s without a sign of life):
+ * until then each try is a 409 "already being received". Such a chunk is tried again every
+ * CHUNK_HELD_RETRY_MS for up to CHUNK_HELD_WAIT_MS, apart from the retries above.
+ */
+export const CHUNK_HELD_RETRY_MS = 2500;
+export const CHUNK_HELD_WAIT_MS = 40_000;
 
 export type UploadLimits = Pick<ServerConfig, 'chunkSize' | 'maxSimpleUploadBytes'>;
 
@@ -88,6 +96,11 @@ function isTransient(error: unknown): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
+/** Another request holds this chunk: a live one (it will be stored) or a dead one (it will lapse). */
+function isChunkHeld(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 409 && /being received/i.test(error.message);
+}
+
 /**
  * Completing is safe to repeat (the server answers the same upload again), so besides transient
  * failures a 409 is worth waiting out: another request is completing it, or a chunk is still
@@ -118,6 +131,14 @@ async function uploadSimple(file: File, options: UploadFileOptions): Promise<Upl
 
 function chunkStatus(uploadId: string) {
   return api.call('chunkedStatus', { params: { uploadId } });
+}
+
+/** Whether the server has chunk `index` stored (false when it cannot be asked). */
+function chunkReceived(uploadId: string, index: number): Promise<boolean> {
+  return chunkStatus(uploadId).then(
+    (status) => status.receivedChunks.includes(index),
+    () => false,
+  );
 }
 
 async function uploadChunked(file: File, options: UploadFileOptions): Promise<UploadResponse> {
@@ -190,24 +211,29 @@ async function uploadChunked(file: File, options: UploadFileOptions): Promise<Up
 
   for (let index = 0; index < totalChunks; index++) {
     if (stored.has(index)) continue;
-    for (let attempt = 0; ; attempt++) {
+    let heldWaitedMs = 0;
+    for (let attempt = 0; ;) {
       signal?.throwIfAborted();
       try {
         await sendChunk(index);
         break;
       } catch (error) {
         if (isAbort(error)) throw error;
+        if (isChunkHeld(error) && heldWaitedMs < CHUNK_HELD_WAIT_MS) {
+          heldWaitedMs += CHUNK_HELD_RETRY_MS;
+          await sleep(CHUNK_HELD_RETRY_MS);
+          // Stored meanwhile by the request that held it: nothing to send.
+          if (await chunkReceived(sessionId, index)) break;
+          continue;
+        }
         if (!isTransient(error) || attempt >= retryDelays.length) {
           throw new UploadFailure(CHUNK_FAILED, getApiErrorMessage(error), { cause: error });
         }
       }
       await sleep(retryDelays[attempt] ?? 0);
+      attempt += 1;
       // The failed request may still have reached the server: ask before sending it again.
-      const received = await chunkStatus(sessionId).then(
-        (status) => status.receivedChunks,
-        () => [] as number[],
-      );
-      if (received.includes(index)) break;
+      if (await chunkReceived(sessionId, index)) break;
     }
     stored.add(index);
     storedBytes += chunkBytes(index);

@@ -287,7 +287,8 @@ function Read-Chunk([System.IO.FileStream]$Stream, [long]$Offset, [int]$Count) {
 
 # Sends chunk $Index ($Count bytes of $script:Buffer): fields uploadId and chunkIndex, then the
 # bytes. Tries again after no answer or a server error, and while the server still holds the
-# chunk for a request that was cut short (409 "already being received", up to half a minute).
+# chunk for a request that was cut short (409 "already being received", until the server lets
+# another request take it after 30 s: waited out for up to 40 s).
 # Answers 'sent', 'completing' (the session is already being completed) or 'failed'.
 function Send-Chunk([string]$FileName, [string]$UploadId, [long]$Index, [int]$Count) {
     $attempt = 1
@@ -303,7 +304,7 @@ function Send-Chunk([string]$FileName, [string]$UploadId, [long]$Index, [int]$Co
         if ($result.Status -eq 409 -and $null -ne $result.Json) {
             $message = [string]$result.Json.message
             if ($message -match 'already complete|being completed') { return 'completing' }
-            if ($message -match 'being received' -and $busy -lt 8) {
+            if ($message -match 'being received' -and $busy -lt 10) {
                 $busy++
                 Start-Sleep -Seconds 4
                 continue

@@ -239,7 +239,8 @@ upload_simple() {
 
 # send_chunk FILE INDEX: sends chunk INDEX of the upload, trying again after a network error
 # or a server error, and while the server still holds the chunk for a request that was cut
-# short (409 "already being received", for up to half a minute).
+# short (409 "already being received", until the server lets another request take it after
+# 30 s: waited out for up to 40 s).
 send_chunk() {
   local file=$1 index=$2 offset size got attempt=1 busy=0 message
   offset=$((index * chunk_size))
@@ -262,7 +263,7 @@ send_chunk() {
         *"already complete"* | *"being completed"*) return 3 ;; # completion takes over
         *"being received"*)
           busy=$((busy + 1))
-          if [ "$busy" -le 8 ]; then
+          if [ "$busy" -le 10 ]; then
             sleep 4
             continue
           fi
