@@ -65,8 +65,10 @@ async function main(): Promise<void> {
       process.exit(1);
     }
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  // `on`, not `once`: a second signal (a supervisor and `npm start` both passing one on, a
+  // second Ctrl-C) must not end the process in the middle of draining.
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
   process.stdout.write(`Upshot is listening on ${config.publicUrl}\n`);
