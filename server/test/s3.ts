@@ -8,7 +8,13 @@
  * requests itself, on s3rver's own upload folders, as the S3 API reference describes them
  * (NoSuchUpload, EntityTooSmall for a part under 5 MiB but the last, paging markers), and hands
  * every other request to s3rver. s3rver checks that the access key exists (S3RVER) but not
- * the SigV4 signature, so a wrong secret key is accepted.
+ * the SigV4 signature, so a wrong secret key is accepted in an Authorization header.
+ *
+ * Presigned URLs (SigV4 query authentication): s3rver honours their expiry and the
+ * response-content-* overrides, but it does not check their signature either, so a URL whose
+ * query was changed would still be served. The front server checks presigned requests' signature
+ * and expiry itself, as S3 does, before anything else answers them (its `Range: bytes=0-0`
+ * answer included, which also applies the overrides).
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -57,6 +63,85 @@ function sendXml(res: http.ServerResponse, status: number, body: string) {
 function sendError(res: http.ServerResponse, status: number, code: string, message: string) {
   res.setHeader('x-amz-error-code', code);
   sendXml(res, status, `<Error>${tag('Code', code)}${tag('Message', message)}</Error>`);
+}
+
+/** s3rver's one account: access key -> secret key. */
+const SECRET_KEYS: Record<string, string> = { S3RVER: 'S3RVER' };
+
+/** RFC 3986 percent-encoding, as SigV4 canonical query strings use it. */
+const uriEncode = (s: string) =>
+  encodeURIComponent(s).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+const hmac = (key: string | Buffer, data: string) =>
+  crypto.createHmac('sha256', key).update(data, 'utf8').digest();
+
+/**
+ * Why S3 would refuse a presigned (SigV4 query-authenticated) request: expired, or a signature
+ * that does not match what was asked (any query parameter or signed header changed). Null when
+ * it is not one, or S3 would take it; malformed parameters and unknown keys are left to s3rver.
+ */
+function presignedRefusal(req: http.IncomingMessage): { code: string; message: string } | null {
+  const raw = req.url ?? '/';
+  const url = new URL(raw, 'http://s3');
+  const q = url.searchParams;
+  if (q.get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256') return null;
+  const [accessKey = '', ...scope] = (q.get('X-Amz-Credential') ?? '').split('/');
+  const secret = SECRET_KEYS[accessKey];
+  const amzDate = q.get('X-Amz-Date') ?? '';
+  const signedAt = Date.parse(
+    amzDate.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'),
+  );
+  const expires = Number(q.get('X-Amz-Expires'));
+  const signedHeaders = q.get('X-Amz-SignedHeaders');
+  const provided = q.get('X-Amz-Signature') ?? '';
+  if (!secret || scope.length !== 4 || Number.isNaN(signedAt) || !signedHeaders) return null;
+  if (!Number.isFinite(expires) || Date.now() > signedAt + expires * 1000) {
+    return { code: 'AccessDenied', message: 'Request has expired' };
+  }
+  const query = [...q.entries()]
+    .filter(([name]) => name !== 'X-Amz-Signature')
+    .map(([name, value]) => [uriEncode(name), uriEncode(value)] as const)
+    .sort(([a, av], [b, bv]) => (a !== b ? (a < b ? -1 : 1) : av < bv ? -1 : av > bv ? 1 : 0))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
+  const headers = signedHeaders
+    .split(';')
+    .map(
+      (h) =>
+        `${h}:${String(req.headers[h] ?? '')
+          .trim()
+          .replace(/\s+/g, ' ')}\n`,
+    )
+    .join('');
+  const canonicalRequest = [
+    req.method,
+    raw.split('?')[0], // S3 signs the path as sent, without encoding it again
+    query,
+    headers,
+    signedHeaders,
+    q.get('X-Amz-Content-Sha256') ?? 'UNSIGNED-PAYLOAD',
+  ].join('\n');
+  const stringToSign = [
+    'AWS4-HMAC-SHA256',
+    amzDate,
+    scope.join('/'),
+    crypto.createHash('sha256').update(canonicalRequest, 'utf8').digest('hex'),
+  ].join('\n');
+  const key = scope.reduce<Buffer | string>((k, part) => hmac(k, part), `AWS4${secret}`);
+  const expected = hmac(key, stringToSign).toString('hex');
+  if (
+    provided.length === expected.length &&
+    crypto.timingSafeEqual(Buffer.from(provided), Buffer.from(expected))
+  ) {
+    return null;
+  }
+  return {
+    code: 'SignatureDoesNotMatch',
+    message:
+      'The request signature we calculated does not match the signature you provided. Check your key and signing method.',
+  };
 }
 
 /** Answers once the request body has been read (and dropped), so the connection stays usable. */
@@ -186,7 +271,13 @@ async function extension(
       const fh = await fsp.open(file, 'r');
       const byte = Buffer.alloc(1);
       await fh.read(byte, 0, 1, 0).finally(() => fh.close());
+      // A presigned URL's response-content-* overrides, as s3rver applies them.
+      const overrides: Record<string, string> = {};
+      for (const [name, value] of q) {
+        if (/^response-content-(type|disposition)$/.test(name)) overrides[name.slice(9)] = value;
+      }
       res.writeHead(206, {
+        ...overrides,
         'Content-Range': `bytes 0-0/${stat.size}`,
         'Content-Length': 1,
         'Accept-Ranges': 'bytes',
@@ -306,6 +397,11 @@ export async function startS3(): Promise<TestS3> {
   await s3rver.configureBuckets();
   const handle = s3rver.callback();
   const server = http.createServer((req, res) => {
+    const refusal = presignedRefusal(req);
+    if (refusal) {
+      afterBody(req, () => sendError(res, 403, refusal.code, refusal.message));
+      return;
+    }
     extension(dir, req, res).then(
       (handled) => {
         if (!handled) handle(req, res);

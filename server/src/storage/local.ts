@@ -298,5 +298,10 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
     localPath(key) {
       return filePath(key);
     },
+
+    async presignedGet(key) {
+      filePath(key);
+      return null;
+    },
   };
 }

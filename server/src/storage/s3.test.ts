@@ -44,6 +44,7 @@ const testOptions = { listPageSize: PAGE, uploadPartBytes: 5 * MiB };
 storageSuite('S3', async () => fixture(await s3.storage(testOptions)), {
   localFiles: false,
   listPageSize: PAGE,
+  presignedUrls: true,
 });
 
 /** Objects and an upload of someone else in the same bucket, outside the prefix or not keys. */
@@ -69,7 +70,7 @@ storageSuite(
       expect((uploads.Uploads ?? []).map((u) => u.Key)).toContain('u/ab/cd/mp');
     });
   },
-  { localFiles: false, listPageSize: PAGE },
+  { localFiles: false, listPageSize: PAGE, presignedUrls: true },
 );
 
 type Sent = { command: string; headers: Record<string, string>; query: Record<string, unknown> };

@@ -19,6 +19,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assertValidKey, StorageSizeError, type ByteRange, type Storage } from './storage.ts';
 
 export type S3StorageOptions = {
@@ -460,6 +461,20 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
 
     localPath() {
       return null;
+    },
+
+    /**
+     * A presigned GetObject URL (SigV4 query authentication). The response-content-* overrides
+     * are part of what is signed, so the link's holder cannot change the type or disposition.
+     */
+    async presignedGet(key, { expiresInSeconds, contentType, contentDisposition, signedAt }) {
+      const command = new GetObjectCommand({
+        Bucket,
+        Key: objectName(key),
+        ResponseContentType: contentType,
+        ResponseContentDisposition: contentDisposition,
+      });
+      return getSignedUrl(client, command, { expiresIn: expiresInSeconds, signingDate: signedAt });
     },
 
     async checkBucket() {

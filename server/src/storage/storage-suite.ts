@@ -24,11 +24,20 @@ export type SuiteOptions = {
   localFiles: boolean;
   /** The driver's listing page size, so the listing test spans several pages. */
   listPageSize: number;
+  /** Whether presignedGet answers URLs (object stores) or null (local disk). */
+  presignedUrls: boolean;
 };
 
 const MiB = 1024 * 1024;
 /** S3's smallest part but the last; the chunked tests use it on every driver. */
 const PART = 5 * MiB;
+
+/** Presign options for tests that are not about them. */
+const presign = {
+  expiresInSeconds: 60,
+  contentType: 'application/octet-stream',
+  contentDisposition: 'attachment',
+};
 
 const newKey = (kind: 'u' | 't' = 'u') => objectKey(kind, crypto.randomBytes(10).toString('hex'));
 const random = (n: number) => crypto.randomBytes(n);
@@ -217,6 +226,9 @@ export function storageSuite(
           await expect(storage.get(bad), bad).rejects.toThrow(/invalid storage key/);
           await expect(storage.delete(bad), bad).rejects.toThrow(/invalid storage key/);
           await expect(storage.createMultipart(bad), bad).rejects.toThrow(/invalid storage key/);
+          await expect(storage.presignedGet(bad, presign), bad).rejects.toThrow(
+            /invalid storage key/,
+          );
         }
       });
 
@@ -227,6 +239,114 @@ export function storageSuite(
         const file = storage.localPath(key);
         if (options.localFiles) expect(fs.readFileSync(file as string)).toEqual(data);
         else expect(file).toBeNull();
+      });
+    });
+
+    describe('presigned URLs', () => {
+      /** How Upshot serves a file whose name is not ASCII (content-disposition's two forms). */
+      const disposition = `attachment; filename="r_sum_.mp4"; filename*=UTF-8''r%C3%A9sum%C3%A9.mp4`;
+      const stored = async (size = 100 * 1024) => {
+        const key = newKey();
+        const data = random(size);
+        await storage.put(key, Readable.from([data]));
+        return { key, data };
+      };
+      const fetchBytes = async (url: string, headers: Record<string, string> = {}) => {
+        const res = await fetch(url, { headers });
+        return { res, body: Buffer.from(await res.arrayBuffer()) };
+      };
+
+      if (!options.presignedUrls) {
+        it('presignedGet answers null: the server sends the bytes itself', async () => {
+          const { key } = await stored(10);
+          expect(await storage.presignedGet(key, presign)).toBeNull();
+        });
+        return;
+      }
+
+      it('a presigned URL gives plain fetch the bytes, with the type and disposition asked for', async () => {
+        const { key, data } = await stored();
+        const url = await storage.presignedGet(key, {
+          expiresInSeconds: 60,
+          contentType: 'video/mp4',
+          contentDisposition: disposition,
+        });
+        expect(url).toMatch(/^https?:\/\//);
+        const { res, body } = await fetchBytes(url as string);
+        expect(res.status).toBe(200);
+        expect(body).toEqual(data);
+        expect(res.headers.get('content-type')).toBe('video/mp4');
+        expect(res.headers.get('content-disposition')).toBe(disposition);
+        expect(res.headers.get('content-length')).toBe(String(data.length));
+      });
+
+      it('a presigned URL honours Range: the first byte, the middle, the last', async () => {
+        const { key, data } = await stored();
+        const url = (await storage.presignedGet(key, {
+          expiresInSeconds: 60,
+          contentType: 'application/octet-stream',
+          contentDisposition: 'inline',
+        })) as string;
+        const n = data.length;
+        for (const [start, end] of [
+          [0, 0],
+          [1000, 1999],
+          [n - 1, n - 1],
+        ] as const) {
+          const { res, body } = await fetchBytes(url, { range: `bytes=${start}-${end}` });
+          expect(res.status, `${start}-${end}`).toBe(206);
+          expect(res.headers.get('content-range')).toBe(`bytes ${start}-${end}/${n}`);
+          expect(res.headers.get('content-type')).toBe('application/octet-stream');
+          expect(res.headers.get('content-disposition')).toBe('inline');
+          expect(body).toEqual(data.subarray(start, end + 1));
+        }
+      });
+
+      it('a presigned URL fails once expired', async () => {
+        const { key, data } = await stored(1000);
+        const url = (signedAt: Date, expiresInSeconds: number) =>
+          storage.presignedGet(key, { ...presign, expiresInSeconds, signedAt }) as Promise<string>;
+        const ago = (s: number) => new Date(Date.now() - s * 1000);
+        // Signed 10 s ago for a minute: still good, so the refusals below are about time.
+        const live = await fetchBytes(await url(ago(10), 60));
+        expect(live.res.status).toBe(200);
+        expect(live.body).toEqual(data);
+        for (const [signed, lifetime] of [
+          [ago(10), 1],
+          [ago(2 * 3600), 3600],
+        ] as const) {
+          const { res } = await fetchBytes(await url(signed, lifetime));
+          expect(res.status).toBe(403);
+          expect(
+            (await fetchBytes(await url(signed, lifetime), { range: 'bytes=0-0' })).res.status,
+          ).toBe(403);
+        }
+      });
+
+      it('what a presigned URL asks for is signed: a URL changed by its holder is refused', async () => {
+        const { key } = await stored(1000);
+        const url = new URL(
+          (await storage.presignedGet(key, {
+            expiresInSeconds: 60,
+            contentType: 'image/png',
+            contentDisposition: 'inline; filename="a.png"',
+          })) as string,
+        );
+        expect((await fetchBytes(url.href)).res.status).toBe(200);
+        for (const [name, value] of [
+          ['response-content-type', 'text/html'],
+          ['response-content-disposition', 'attachment'],
+          ['X-Amz-Expires', '604800'],
+        ]) {
+          const changed = new URL(url);
+          changed.searchParams.set(name as string, value as string);
+          expect((await fetchBytes(changed.href)).res.status, name).toBe(403);
+        }
+      });
+
+      it('a presigned URL for a missing object answers 404', async () => {
+        const url = (await storage.presignedGet(newKey(), presign)) as string;
+        expect((await fetchBytes(url)).res.status).toBe(404);
       });
     });
 

@@ -53,7 +53,21 @@ export interface Storage {
   removeTemporary(before: Date): Promise<string[]>;
   /** A filesystem path for tools that need one (ffmpeg); null when objects are not local files. */
   localPath(key: string): string | null;
+  /**
+   * A URL anyone holding it may GET the object from, straight from the store, until it expires;
+   * the store answers with the given Content-Type and Content-Disposition, and honours Range.
+   * Null when the store cannot hand out such URLs (local disk: the server sends the bytes).
+   */
+  presignedGet(key: string, options: PresignOptions): Promise<string | null>;
 }
+
+export type PresignOptions = {
+  expiresInSeconds: number;
+  contentType: string;
+  contentDisposition: string;
+  /** When the URL's lifetime starts; now unless given (a past time makes an expired URL). */
+  signedAt?: Date;
+};
 
 /** Thrown by a driver when a body is larger than allowed, or a part is not its announced size. */
 export class StorageSizeError extends Error {

@@ -63,12 +63,23 @@ async function toWebp(input: Readable): Promise<Buffer> {
   }
 }
 
-/** One PNG frame from a video file, or null (no frame, ffmpeg failed or took too long). */
-function grabFrame(ffmpeg: string, file: string, atSeconds: number): Promise<Buffer | null> {
+/** How long one ffmpeg run may take before it is killed. */
+const FRAME_TIMEOUT_MS = 20_000;
+/**
+ * Lifetime of the URL ffmpeg reads a video from on an object store: both tries (one second in,
+ * then the first frame) with room to spare, and not much more (it is on ffmpeg's command line).
+ */
+const VIDEO_URL_SECONDS = 120;
+
+/**
+ * One PNG frame from a video, or null (no frame, ffmpeg failed or took too long). The input is
+ * a file, or an http(s) URL ffmpeg reads with range requests (seeking as it needs).
+ */
+function grabFrame(ffmpeg: string, input: string, atSeconds: number): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const child = spawn(
       ffmpeg,
-      ['-v', 'error', '-ss', String(atSeconds), '-i', file, '-frames:v', '1'].concat([
+      ['-v', 'error', '-ss', String(atSeconds), '-i', input, '-frames:v', '1'].concat([
         '-f',
         'image2pipe',
         '-vcodec',
@@ -84,7 +95,7 @@ function grabFrame(ffmpeg: string, file: string, atSeconds: number): Promise<Buf
       if (size > 64 * 1024 * 1024) child.kill('SIGKILL');
       else chunks.push(c);
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), FRAME_TIMEOUT_MS);
     child.on('error', () => resolve(null));
     child.on('close', (code) => {
       clearTimeout(timer);
@@ -109,9 +120,17 @@ export function createThumbnailer(deps: {
     const mime = row.mime_type.toLowerCase();
     if (RASTER.has(mime)) return toWebp(await storage.get(row.storage_key));
     if (mime.startsWith('video/') && ffmpeg) {
-      const file = storage.localPath(row.storage_key);
-      if (!file) return null;
-      const frame = (await grabFrame(ffmpeg, file, 1)) ?? (await grabFrame(ffmpeg, file, 0));
+      // ffmpeg needs its input whole: the file on local disk, or a short-lived URL straight
+      // to the object store, so a large video is never copied anywhere to grab one frame.
+      const input =
+        storage.localPath(row.storage_key) ??
+        (await storage.presignedGet(row.storage_key, {
+          expiresInSeconds: VIDEO_URL_SECONDS,
+          contentType: row.mime_type,
+          contentDisposition: 'inline',
+        }));
+      if (!input) return null;
+      const frame = (await grabFrame(ffmpeg, input, 1)) ?? (await grabFrame(ffmpeg, input, 0));
       return frame ? toWebp(Readable.from([frame])) : null;
     }
     return null;

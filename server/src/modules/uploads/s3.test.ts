@@ -1,0 +1,187 @@
+/**
+ * The uploads module on the S3 driver, end to end against s3rver: a video's thumbnail (ffmpeg
+ * reads the video through a presigned URL, as there is no local file), and the orphan sweep
+ * over a bucket (objects, and multipart uploads of chunked sessions and of nothing).
+ */
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { objectKey } from '../../storage/storage.ts';
+import type { S3Storage } from '../../storage/s3.ts';
+import { completeChunked, sendChunk, startChunked } from '../../../test/chunked-uploads.ts';
+import { createTestContext, filesUnder, type TestContext } from '../../../test/context.ts';
+import { startS3, type TestS3 } from '../../../test/s3.ts';
+import { uploadFile } from '../../../test/uploads.ts';
+import { signIn } from '../../../test/users.ts';
+import { ffmpegAvailable } from './index.ts';
+
+const MiB = 1024 * 1024;
+/** S3's smallest part but the last. */
+const CHUNK = 5 * MiB;
+
+let s3: TestS3;
+beforeAll(async () => {
+  s3 = await startS3();
+});
+afterAll(async () => {
+  await s3?.close();
+});
+
+/** An app whose uploads and thumbnails live in a new bucket of s3rver. */
+async function appOnS3(): Promise<{ ctx: TestContext; storage: S3Storage }> {
+  const storage = await s3.storage();
+  const ctx = await createTestContext({}, {}, { chunkSize: CHUNK, wrapStorage: () => storage });
+  return { ctx, storage };
+}
+
+async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+const rowOf = (ctx: TestContext, id: string) =>
+  ctx.handle.db
+    .selectFrom('uploads')
+    .select(['storage_key', 'thumbnail_status', 'thumbnail_key'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+describe.skipIf(!ffmpegAvailable())('a video uploaded to an app on S3', () => {
+  let ctx: TestContext;
+  let storage: S3Storage;
+  beforeAll(async () => {
+    ({ ctx, storage } = await appOnS3());
+  });
+  afterAll(() => ctx?.close());
+
+  it('gets its thumbnail: ffmpeg reads the video from the store through a presigned URL', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-video-'));
+    const file = path.join(dir, 'v.mp4');
+    // ffmpeg writes the index (moov) after the frames: reading it means seeking by Range.
+    execFileSync('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=10', '-t', '2'],
+      ...['-pix_fmt', 'yuv420p', file],
+    ]);
+    const video = fs.readFileSync(file);
+    fs.rmSync(dir, { recursive: true });
+    const { auth } = await signIn(ctx);
+    const res = await uploadFile(ctx, auth, {
+      filename: 'clip.mp4',
+      contentType: 'video/mp4',
+      data: video,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const up = res.json().upload as { id: string; shortCode: string; thumbnailUrl: string | null };
+    expect(up.thumbnailUrl).not.toBeNull();
+
+    // The background task makes it, with nobody asking.
+    await vi.waitFor(async () => expect((await rowOf(ctx, up.id)).thumbnail_status).toBe('ready'), {
+      timeout: 30_000,
+      interval: 100,
+    });
+    const row = await rowOf(ctx, up.id);
+    expect(storage.localPath(row.storage_key)).toBeNull();
+    // Both the video and its thumbnail are in the bucket, and nothing is on local disk.
+    expect((await all(storage.list())).map((o) => o.key).sort()).toEqual(
+      [row.storage_key, row.thumbnail_key].sort(),
+    );
+    expect(filesUnder(path.join(ctx.dataDir, 'files'))).toEqual([]);
+
+    const thumb = await ctx.app.inject({ method: 'GET', url: `/thumb/${up.shortCode}` });
+    expect(thumb.statusCode).toBe(200);
+    expect(await sharp(thumb.rawPayload).metadata()).toMatchObject({
+      format: 'webp',
+      width: 400,
+      height: 225,
+    });
+  });
+});
+
+describe('the orphan sweep on S3', () => {
+  let ctx: TestContext;
+  let storage: S3Storage;
+  beforeAll(async () => {
+    ({ ctx, storage } = await appOnS3());
+  });
+  afterAll(() => ctx?.close());
+
+  it('removes old objects and multipart uploads nothing points at, and leaves live uploads and chunked sessions alone', async () => {
+    const { auth } = await signIn(ctx);
+    // A live upload.
+    const liveData = crypto.randomBytes(64 * 1024);
+    const live = await uploadFile(ctx, auth, { filename: 'keep.bin', data: liveData });
+    expect(live.statusCode, live.body).toBe(201);
+    const liveUpload = live.json().upload as { id: string; shortCode: string };
+    const liveKey = (await rowOf(ctx, liveUpload.id)).storage_key;
+    // A chunked upload in flight: one of its two parts stored.
+    const chunkedData = crypto.randomBytes(CHUNK + 1000);
+    const session = await startChunked(ctx, auth, chunkedData, CHUNK, { filename: 'big.bin' });
+    expect(
+      (await sendChunk(ctx, auth, session, 0, chunkedData.subarray(0, CHUNK))).statusCode,
+    ).toBe(204);
+    const [inFlight] = await all(storage.listMultipart());
+    expect(inFlight).toBeDefined();
+    // What a crash or a lost race leaves: objects with no row, a multipart upload with no session.
+    const orphans = [
+      objectKey('u', crypto.randomBytes(16).toString('hex')),
+      objectKey('t', crypto.randomBytes(16).toString('hex')),
+    ];
+    for (const key of orphans) await storage.put(key, Readable.from([Buffer.from('orphan')]));
+    const abandonedKey = objectKey('u', crypto.randomBytes(16).toString('hex'));
+    const abandoned = await storage.createMultipart(abandonedKey);
+    await storage.putPart(
+      abandoned,
+      abandonedKey,
+      { index: 0, offset: 0, size: 10 },
+      Readable.from([Buffer.alloc(10)]),
+    );
+
+    // All of it is younger than the grace period: nothing goes.
+    expect(await ctx.modules.uploads.sweepOrphans()).toEqual({
+      objects: [],
+      multiparts: [],
+      temporary: [],
+    });
+
+    // Two hours on, all of it is older than the grace period (an hour).
+    ctx.clock.advance(2 * 60 * 60 * 1000);
+    const swept = await ctx.modules.uploads.sweepOrphans();
+    expect(swept.objects.sort()).toEqual([...orphans].sort());
+    expect(swept.multiparts).toEqual([abandoned]);
+    expect(swept.temporary).toEqual([]);
+
+    const left = (await all(storage.list())).map((o) => o.key);
+    expect(left).toEqual([liveKey]);
+    expect((await all(storage.listMultipart())).map((m) => m.multipartId)).toEqual([
+      inFlight?.multipartId,
+    ]);
+    // The live upload still serves its bytes; the chunked upload goes on and completes whole.
+    const served = await ctx.app.inject({ method: 'GET', url: `/${liveUpload.shortCode}` });
+    expect(served.statusCode, served.statusCode === 200 ? '' : served.body).toBe(200);
+    expect(served.rawPayload.equals(liveData)).toBe(true);
+    expect((await sendChunk(ctx, auth, session, 1, chunkedData.subarray(CHUNK))).statusCode).toBe(
+      204,
+    );
+    const done = await completeChunked(ctx, auth, session);
+    expect(done.statusCode, done.body).toBe(201);
+    const big = done.json().upload as { shortCode: string };
+    const bigServed = await ctx.app.inject({ method: 'GET', url: `/${big.shortCode}` });
+    expect(bigServed.statusCode, bigServed.statusCode === 200 ? '' : bigServed.body).toBe(200);
+    // Compared as one boolean: a diff of two 5 MiB buffers would take minutes to print.
+    expect(bigServed.rawPayload.length).toBe(chunkedData.length);
+    expect(bigServed.rawPayload.equals(chunkedData)).toBe(true);
+
+    // Sweeping again finds nothing more.
+    expect(await ctx.modules.uploads.sweepOrphans()).toEqual({
+      objects: [],
+      multiparts: [],
+      temporary: [],
+    });
+  });
+});
