@@ -1,17 +1,44 @@
 /**
- * Serving throughput: a 10 KiB and a 100 MiB file through Upshot's share link, beside nginx
- * (one worker, sendfile) serving the same bytes from the same disk, both loaded by wrk over
- * loopback. Needs nginx and wrk (apt-get install nginx-light wrk).
+ * Serving throughput, in one run: Upshot's share link for a 10 KiB and a 100 MiB file, on
+ * SQLite and on PostgreSQL, beside two references measured alongside each engine's rows:
+ *
+ * - a trivial Fastify route: a separate minimal Fastify app (same Fastify, same Node, its
+ *   defaults, no logger) with one GET route answering the same 10 KiB from memory. It is what
+ *   this machine can do through the framework Upshot is built on, with none of Upshot's work
+ *   (lookup, privacy, headers, disk, views): the ceiling the 10 KiB figure is measured against;
+ * - nginx (one worker, sendfile) serving the same bytes from the same disk.
+ *
+ * wrk over loopback, one thread: 64 connections for the 10 KiB rows, 4 for the 100 MiB rows
+ * (a throughput row, as before); p99 from `wrk --latency`. PostgreSQL gets a fresh database at
+ * BENCH_DATABASE_URL, TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres,
+ * created and dropped by the run. Needs nginx and wrk (apt-get install nginx-light wrk).
  *   npm run serve -w bench
+ * BENCH_SECONDS (default 8) per row; BENCH_ROWS=small skips the 100 MiB rows; BENCH_CPU_PROF=dir
+ * profiles the servers' CPU during the 10 KiB row into dir (support/cpu-profiler.mjs; read the
+ * profiles with `npm run profile -w bench -- dir`).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { BENCH_ENV, fmt, makeRandomFile, MiB, signInToken, startServer } from './support/common.ts';
+import {
+  BENCH_ENV,
+  fmt,
+  makeRandomFile,
+  MiB,
+  onEachEngine,
+  signInToken,
+  startServer,
+} from './support/common.ts';
 
 const DURATION = process.env.BENCH_SECONDS ?? '8';
+const SMALL_ONLY = process.env.BENCH_ROWS === 'small';
+const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
+const SMALL_CONNECTIONS = 64;
+const LARGE_CONNECTIONS = 4;
+const repoRoot = path.resolve(import.meta.dirname, '..');
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -22,23 +49,73 @@ function freePort(): Promise<number> {
   });
 }
 
-function wrk(url: string, connections: number): { rps: number; mibps: number } {
+type Measure = {
+  rps: number;
+  mibps: number;
+  p99ms: number;
+  requests: number;
+  /** The server's CPU time (user and system, every thread and child process) per answer. */
+  cpuUs: number;
+};
+
+/** User and system CPU seconds of a process and its children, all their threads. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name: state is the 3rd field, utime the 14th, stime the 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const own = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    const children = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter(Boolean)
+      .map(Number);
+    return own + children.reduce((sum, child) => sum + cpuSeconds(child), 0);
+  } catch {
+    return NaN;
+  }
+}
+
+function toMs(value: string, unit: string): number {
+  return Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? NaN);
+}
+
+function wrk(url: string, connections: number, pid: number, seconds = DURATION): Measure {
+  const cpuBefore = cpuSeconds(pid);
   const out = execFileSync(
     'wrk',
-    ['-t1', `-c${connections}`, `-d${DURATION}s`, '--timeout', '10s', url],
-    {
-      encoding: 'utf8',
-    },
+    ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '--latency', url],
+    { encoding: 'utf8' },
   );
   // Errors or short answers would inflate the figures: refuse to report them.
   const bad =
     /Non-2xx or 3xx responses:.*/.exec(out) ??
-    /Socket errors: connect [1-9].*|Socket errors: .*(read|write) [1-9].*/.exec(out);
+    /Socket errors: connect [1-9].*|Socket errors: .*(read|write|timeout) [1-9].*/.exec(out);
   if (bad) throw new Error(`wrk against ${url}: ${bad[0]}`);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? NaN);
   const m = /Transfer\/sec:\s+([\d.]+)(\w+)/.exec(out);
   const unit = { B: 1 / MiB, KB: 1 / 1024, MB: 1, GB: 1024 }[m?.[2] ?? 'MB'] ?? 1;
-  return { rps, mibps: Number(m?.[1] ?? NaN) * unit };
+  const p99 = /^\s+99%\s+([\d.]+)(us|ms|s)\s*$/m.exec(out);
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? NaN);
+  return {
+    rps,
+    requests,
+    cpuUs: ((cpuSeconds(pid) - cpuBefore) / requests) * 1e6,
+    mibps: Number(m?.[1] ?? NaN) * unit,
+    p99ms: p99 ? toMs(p99[1]!, p99[2]!) : NaN,
+  };
+}
+
+async function waitForOk(url: string) {
+  for (let i = 0; i < 100; i++) {
+    const ok = await fetch(url).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer`);
 }
 
 async function startNginx(root: string, port: number) {
@@ -62,61 +139,151 @@ http {
 `,
   );
   const child = spawn('nginx', ['-p', prefix, '-c', conf], { stdio: 'ignore' });
-  for (let i = 0; i < 50; i++) {
-    const ok = await fetch(`http://127.0.0.1:${port}/small.bin`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return async () => {
+  await waitForOk(`http://127.0.0.1:${port}/small.bin`);
+  const stop = async () => {
     child.kill('SIGQUIT');
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(prefix, { recursive: true, force: true });
   };
+  return { pid: child.pid ?? 0, stop };
+}
+
+/** The reference: a minimal Fastify app, in a process of its own, answering the 10 KiB. */
+async function startTrivialFastify(file: string, port: number) {
+  const source = `
+    import fs from 'node:fs';
+    import Fastify from 'fastify';
+    const bytes = fs.readFileSync(${JSON.stringify(file)});
+    const app = Fastify();
+    app.get('/small.bin', (request, reply) => {
+      reply.type('application/octet-stream');
+      return bytes;
+    });
+    await app.listen({ port: ${port}, host: '127.0.0.1' });
+  `;
+  // From the repository's root, so that 'fastify' is the server's own (hoisted) copy.
+  const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await waitForOk(`http://127.0.0.1:${port}/small.bin`);
+  const stop = async () => {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  };
+  return { pid: child.pid ?? 0, stop };
 }
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-serve-'));
 makeRandomFile(path.join(work, 'small.bin'), 10 * 1024);
-makeRandomFile(path.join(work, 'large.bin'), 100 * MiB);
+if (!SMALL_ONLY) makeRandomFile(path.join(work, 'large.bin'), 100 * MiB);
 // nginx's worker runs as an unprivileged user.
 fs.chmodSync(work, 0o755);
 for (const f of fs.readdirSync(work)) fs.chmodSync(path.join(work, f), 0o644);
+if (CPU_PROF) fs.mkdirSync(CPU_PROF, { recursive: true });
 
-const server = await startServer(BENCH_ENV);
 const nginxPort = await freePort();
 const nginxBase = `http://127.0.0.1:${nginxPort}`;
-const stopNginx = await startNginx(work, nginxPort);
+const nginx = await startNginx(work, nginxPort);
+const fastifyPort = await freePort();
+const fastify = await startTrivialFastify(path.join(work, 'small.bin'), fastifyPort);
+const fastifyUrl = `http://127.0.0.1:${fastifyPort}/small.bin`;
+
+const pct = (a: number, b: number) => `${fmt((a / b) * 100, 0)}%`;
+const rps = (m: Measure) => `${fmt(m.rps, 0).padStart(6)} req/s`;
+const p99 = (m: Measure) =>
+  `p99 ${fmt(m.p99ms, 2).padStart(6)} ms  CPU ${fmt(m.cpuUs, 0).padStart(4)} µs/answer`;
+const mibps = (m: Measure) => `${fmt(m.mibps, 0).padStart(5)} MiB/s`;
+
 try {
-  const token = await signInToken(server.url);
-  const codes: Record<string, string> = {};
-  for (const name of ['small.bin', 'large.bin']) {
-    const form = new FormData();
-    form.append('file', new Blob([fs.readFileSync(path.join(work, name))]), name);
-    const res = await fetch(`${server.url}/api/upload`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    });
-    if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
-    codes[name] = ((await res.json()) as { upload: { shortCode: string } }).upload.shortCode;
-  }
-  console.log(`\nServing over loopback, wrk ${DURATION}s per row (ratio to nginx in the same run)`);
-  for (const [name, connections, label] of [
-    ['small.bin', 32, '10 KiB'],
-    ['large.bin', 4, '100 MiB'],
-  ] as const) {
-    const ref = wrk(`${nginxBase}/${name}`, connections);
-    const ours = wrk(`${server.url}/${codes[name]}`, connections);
-    console.log(
-      `  ${label.padEnd(8)} nginx ${fmt(ref.rps, 0).padStart(7)} req/s ${fmt(ref.mibps, 0).padStart(6)} MiB/s | ` +
-        `Upshot ${fmt(ours.rps, 0).padStart(7)} req/s ${fmt(ours.mibps, 0).padStart(6)} MiB/s | ` +
-        `${fmt((ours.rps / ref.rps) * 100, 0)}% of nginx`,
-    );
-  }
+  console.log(
+    `\nServing over loopback, wrk ${DURATION}s per row; references measured beside each engine's rows`,
+  );
+  await onEachEngine(
+    async (label, databaseUrl) => {
+      const server = await startServer({
+        ...BENCH_ENV,
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        ...(CPU_PROF
+          ? {
+              NODE_OPTIONS: `--import=${path.join(import.meta.dirname, 'support/cpu-profiler.mjs')}`,
+              BENCH_CPU_PROFILE_FILE: path.join(CPU_PROF, `${label}.cpuprofile`),
+            }
+          : {}),
+      });
+      try {
+        const token = await signInToken(server.url);
+        const codes: Record<string, string> = {};
+        for (const name of SMALL_ONLY ? ['small.bin'] : ['small.bin', 'large.bin']) {
+          const form = new FormData();
+          form.append('file', new Blob([fs.readFileSync(path.join(work, name))]), name);
+          const res = await fetch(`${server.url}/api/upload`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}` },
+            body: form,
+          });
+          if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
+          codes[name] = ((await res.json()) as { upload: { shortCode: string } }).upload.shortCode;
+        }
+        console.log(`\n  ${label}`);
+        // Warm-up, not reported: the code paths compiled, connections and caches made.
+        const warmUp = wrk(
+          `${server.url}/${codes['small.bin']}`,
+          SMALL_CONNECTIONS,
+          server.pid,
+          '2',
+        );
+        wrk(fastifyUrl, SMALL_CONNECTIONS, fastify.pid, '1');
+        // The references beside Upshot (the trivial route before and after it, their mean the
+        // reference): the machine is shared, only neighbours compare.
+        const before = wrk(fastifyUrl, SMALL_CONNECTIONS, fastify.pid);
+        const nginxSmall = wrk(`${nginxBase}/small.bin`, SMALL_CONNECTIONS, nginx.pid);
+        if (CPU_PROF) process.kill(server.pid, 'SIGUSR2');
+        const small = wrk(`${server.url}/${codes['small.bin']}`, SMALL_CONNECTIONS, server.pid);
+        if (CPU_PROF) process.kill(server.pid, 'SIGUSR2');
+        const after = wrk(fastifyUrl, SMALL_CONNECTIONS, fastify.pid);
+        const trivialRps = (before.rps + after.rps) / 2;
+        console.log(`    10 KiB, ${SMALL_CONNECTIONS} connections`);
+        console.log(`      trivial Fastify route ${rps(before)}  ${p99(before)}  (before)`);
+        console.log(`      trivial Fastify route ${rps(after)}  ${p99(after)}  (after)`);
+        console.log(`      nginx                 ${rps(nginxSmall)}  ${p99(nginxSmall)}`);
+        console.log(`      Upshot                ${rps(small)}  ${p99(small)}`);
+        console.log(
+          `      Upshot: ${pct(small.rps, trivialRps)} of the trivial route, ` +
+            `${pct(small.rps, nginxSmall.rps)} of nginx`,
+        );
+        let large: Measure | null = null;
+        if (!SMALL_ONLY) {
+          const nginxLarge = wrk(`${nginxBase}/large.bin`, LARGE_CONNECTIONS, nginx.pid);
+          large = wrk(`${server.url}/${codes['large.bin']}`, LARGE_CONNECTIONS, server.pid);
+          console.log(`    100 MiB, ${LARGE_CONNECTIONS} connections`);
+          console.log(`      nginx                 ${mibps(nginxLarge)}  ${p99(nginxLarge)}`);
+          console.log(
+            `      Upshot                ${mibps(large)}  ${p99(large)}  ` +
+              `${pct(large.mibps, nginxLarge.mibps)} of nginx`,
+          );
+        }
+        // Every view is counted: at least one per answer wrk received (views may be committed
+        // a moment after their answer).
+        const answered = small.requests + (large?.requests ?? 0) + warmUp.requests;
+        let views = 0;
+        for (let i = 0; i < 50 && views < answered; i++) {
+          if (i > 0) await new Promise((r) => setTimeout(r, 100));
+          const stats = await fetch(`${server.url}/api/stats`, {
+            headers: { authorization: `Bearer ${token}` },
+          }).then((r) => r.json() as Promise<{ totalViews: number }>);
+          views = stats.totalViews;
+        }
+        if (views < answered) throw new Error(`${views} views counted for ${answered} answers`);
+        console.log(`    views counted: ${views} for ${answered} answers`);
+      } finally {
+        await server.stop();
+      }
+    },
+    { postgres: 'postgres://postgres@127.0.0.1:5432/postgres' },
+  );
 } finally {
-  await stopNginx();
-  await server.stop();
+  await fastify.stop();
+  await nginx.stop();
   fs.rmSync(work, { recursive: true, force: true });
 }

@@ -86,13 +86,16 @@ export function percentile(sorted: number[], p: number): number {
 
 /**
  * Runs a benchmark on SQLite, then on a throwaway PostgreSQL database when BENCH_DATABASE_URL
- * or TEST_DATABASE_URL is set. BENCH_PG_ONLY skips SQLite; BENCH_KEEP keeps the database.
+ * or TEST_DATABASE_URL is set (or options.postgres, the server to use when neither is).
+ * BENCH_PG_ONLY skips SQLite; BENCH_KEEP keeps the database.
  */
 export async function onEachEngine(
   run: (label: string, databaseUrl: string | undefined) => Promise<void>,
+  options: { postgres?: string } = {},
 ): Promise<void> {
   if (!process.env.BENCH_PG_ONLY) await run('SQLite', undefined);
-  const pgAdmin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+  const pgAdmin =
+    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? options.postgres;
   if (!pgAdmin) {
     console.log('\n(PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL)');
     return;

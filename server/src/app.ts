@@ -175,7 +175,12 @@ export async function buildApp(deps: AppDeps) {
     publicUrl: config.publicUrl,
     audit: audit.service,
   });
-  const serving = createServingModule({ uploads: uploads.service, storage, log });
+  const serving = createServingModule({
+    uploads: uploads.service,
+    storage,
+    log,
+    presigned: config.storage.driver === 's3' && config.storage.s3.serve === 'presigned',
+  });
   const system = createSystemModule({
     db,
     storage,
@@ -234,6 +239,8 @@ export async function buildApp(deps: AppDeps) {
     // restart) instead of holding the shutdown for minutes.
     await fileHasher.close();
     await background.close();
+    // Views counted since the last batch: committed before the database closes.
+    await uploads.service.closeViews();
   });
   return { app, modules, jobs, jobRunner, background };
 }

@@ -4,7 +4,7 @@
  * to refuse a request that carries a valid credential in the other.
  */
 import { API_TOKEN_HEADER } from '@upshot/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth, AuthService } from '../modules/auth/index.ts';
 
 export type { Auth };
@@ -17,12 +17,22 @@ declare module 'fastify' {
 
 export function registerAuth(app: FastifyInstance, authService: AuthService): void {
   app.decorateRequest('auth', null);
-  app.addHook('onRequest', async (request) => {
-    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+  async function authenticate(request: FastifyRequest, bearer?: string, apiToken?: string) {
     if (bearer) request.auth = await authService.authenticateSession(bearer);
-    const apiToken = request.headers[API_TOKEN_HEADER];
-    if (!request.auth && typeof apiToken === 'string' && apiToken.length > 0) {
-      request.auth = await authService.authenticateApiToken(apiToken);
+    if (!request.auth && apiToken) request.auth = await authService.authenticateApiToken(apiToken);
+  }
+  // A callback hook: a request without credentials (every public link) costs no promise.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const header = request.headers[API_TOKEN_HEADER];
+    const apiToken = typeof header === 'string' && header.length > 0 ? header : undefined;
+    if (!bearer && !apiToken) {
+      done();
+      return;
     }
+    authenticate(request, bearer, apiToken).then(
+      () => done(),
+      (err: unknown) => done(err as Error),
+    );
   });
 }

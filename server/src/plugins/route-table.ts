@@ -80,7 +80,6 @@ const WHILE_PASSWORD_MUST_CHANGE: ReadonlySet<Endpoint> = new Set([
 function guard(endpoint: Endpoint) {
   const { access } = endpoint;
   return async (request: FastifyRequest) => {
-    if (access === 'public') return;
     if (!request.auth) throw new UnauthorizedError();
     if (request.auth.user.mustChangePassword && !WHILE_PASSWORD_MUST_CHANGE.has(endpoint)) {
       throw new PasswordChangeRequiredError();
@@ -89,12 +88,52 @@ function guard(endpoint: Endpoint) {
   };
 }
 
-/** Validation through the contract's zod schemas, with the message naming the field. */
-export function registerRouteTable(app: FastifyInstance, routes: readonly RouteDef[]): void {
-  app.setValidatorCompiler<z.ZodType>(({ schema }) => (data) => {
+/**
+ * The keys of a schema that is exactly an object of unconstrained strings (the links' path
+ * parameters, `z.object({ slug: z.string() })`), else null: such input is checked by looking
+ * at its fields, which gives what zod would (the same object of strings, or zod's own error),
+ * without zod's machinery on every download.
+ */
+export function plainStringKeys(schema: z.ZodType): string[] | null {
+  const def = (schema as unknown as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
+  if (
+    !def ||
+    def.type !== 'object' ||
+    Object.keys(def).some((k) => k !== 'type' && k !== 'shape')
+  ) {
+    return null;
+  }
+  const shape = def.shape as Record<string, { _zod?: { def?: Record<string, unknown> } }>;
+  const keys = Object.keys(shape);
+  const plain = (field: (typeof shape)[string]) => {
+    const d = field._zod?.def;
+    return d !== undefined && d.type === 'string' && Object.keys(d).length === 1;
+  };
+  return keys.every((k) => plain(shape[k]!)) ? keys : null;
+}
+
+/** Checks input against a contract schema: its value as zod outputs it, or the error naming the field. */
+export function compileValidator(schema: z.ZodType) {
+  const validate = (data: unknown) => {
     const result = schema.safeParse(data, { reportInput: true });
     return result.success ? { value: result.data } : { error: toValidationError(result.error) };
-  });
+  };
+  const keys = plainStringKeys(schema);
+  if (!keys) return validate;
+  return (data: unknown) => {
+    const value: Record<string, string> = {};
+    for (const key of keys) {
+      const field = (data as Record<string, unknown> | null | undefined)?.[key];
+      if (typeof field !== 'string') return validate(data);
+      value[key] = field;
+    }
+    return { value };
+  };
+}
+
+/** Validation through the contract's zod schemas, with the message naming the field. */
+export function registerRouteTable(app: FastifyInstance, routes: readonly RouteDef[]): void {
+  app.setValidatorCompiler<z.ZodType>(({ schema }) => compileValidator(schema));
   app.setSerializerCompiler(serializerCompiler);
 
   for (const { endpoint, handler } of routes) {
@@ -108,7 +147,8 @@ export function registerRouteTable(app: FastifyInstance, routes: readonly RouteD
       schema: routeSchema(endpoint),
       // A page of the app's own (HTML) takes the app's headers; files set their own.
       config: { endpoint, ownSecurityHeaders: raw && !endpoint.produces?.includes('text/html') },
-      onRequest: guard(endpoint),
+      // Public entries have nothing to check (and so no hook to run on every download).
+      ...(endpoint.access === 'public' ? {} : { onRequest: guard(endpoint) }),
       handler: async (request, reply) => {
         reply.status(status);
         const answer = await handler({

@@ -1,5 +1,6 @@
 /** What a served file may do in the browser: inline only for types that cannot script. */
 import { isMimeType } from '@upshot/contract';
+import contentDisposition from 'content-disposition';
 
 /** Applied to every served file: a sandbox with no script, no plugins, no fetches. */
 export const FILE_CSP =
@@ -17,6 +18,15 @@ export function isInlineSafe(mimeType: string): boolean {
     mime.startsWith('audio/') ||
     INLINE_EXACT.has(mime)
   );
+}
+
+/** The Content-Disposition header: inline only when the type is safe to show. */
+export function contentDispositionHeader(filename: string, inline: boolean): string {
+  return contentDisposition(filename, {
+    type: inline ? 'inline' : 'attachment',
+    // An ASCII filename= for old clients, and filename*= (RFC 5987) whenever that loses anything.
+    fallback: filename.replace(/[^\x20-\x7e]/g, '_'),
+  });
 }
 
 /** The Content-Type header: text types get a charset. */

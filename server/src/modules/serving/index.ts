@@ -4,7 +4,7 @@ import type { Storage } from '../../storage/storage.ts';
 import type { Module } from '../module.ts';
 import type { UploadsService } from '../uploads/index.ts';
 import { servingRoutes } from './routes.ts';
-import { createServingService, type ServingService } from './service.ts';
+import { createServingService, PRESIGNED_SECONDS, type ServingService } from './service.ts';
 
 export { FILE_CSP } from './content-policy.ts';
 
@@ -12,11 +12,14 @@ export function createServingModule(deps: {
   uploads: UploadsService;
   storage: Storage;
   log: Logger;
+  /** S3_SERVE=presigned: answer file GETs with a redirect to the store. */
+  presigned?: boolean;
 }): Module & { service: ServingService } {
   const service = createServingService({
     uploads: deps.uploads,
     storage: deps.storage,
     onError: (err, context) => deps.log.error({ err, ...context }, 'serving failed'),
+    presignedSeconds: deps.presigned ? PRESIGNED_SECONDS : null,
   });
   return {
     name: 'serving',

@@ -1,6 +1,5 @@
 /** The headers of a link's answer. */
-import contentDisposition from 'content-disposition';
-import { contentTypeHeader, FILE_CSP } from './content-policy.ts';
+import { contentDispositionHeader, contentTypeHeader, FILE_CSP } from './content-policy.ts';
 import type { FileMeta } from './service.ts';
 
 /** On every file and thumbnail: no sniffing, a sandbox, caching by privacy, embeddable anywhere. */
@@ -14,17 +13,26 @@ export function baseHeaders(isPublic: boolean): Record<string, string> {
   };
 }
 
-export function fileHeaders(meta: FileMeta): Record<string, string> {
+function makeFileHeaders(meta: FileMeta): Record<string, string> {
   return {
     ...baseHeaders(meta.isPublic),
     etag: meta.etag,
     'last-modified': meta.lastModified.toUTCString(),
     'accept-ranges': 'bytes',
     'content-type': contentTypeHeader(meta.mimeType),
-    'content-disposition': contentDisposition(meta.filename, {
-      type: meta.inline ? 'inline' : 'attachment',
-      // An ASCII filename= for old clients, and filename*= (RFC 5987) whenever that loses anything.
-      fallback: meta.filename.replace(/[^\x20-\x7e]/g, '_'),
-    }),
+    'content-disposition': contentDispositionHeader(meta.filename, meta.inline),
   };
+}
+
+/** Header sets by the metadata they were made from (the service reuses unchanged metadata). */
+const made = new WeakMap<FileMeta, Readonly<Record<string, string>>>();
+
+/** The headers of a file's answer: made once per metadata object, not per request. */
+export function fileHeaders(meta: FileMeta): Readonly<Record<string, string>> {
+  let headers = made.get(meta);
+  if (!headers) {
+    headers = Object.freeze(makeFileHeaders(meta));
+    made.set(meta, headers);
+  }
+  return headers;
 }

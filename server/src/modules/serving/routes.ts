@@ -67,6 +67,13 @@ export function servingRoutes(deps: { serving: ServingService }) {
         reply.callNotFound();
         return reply;
       }
+      if (answer.kind === 'redirect') {
+        // For this request only: never cached past the presigned URL's life.
+        return reply
+          .header('cache-control', 'private, no-store')
+          .header('referrer-policy', 'no-referrer')
+          .redirect(answer.location, 302);
+      }
       reply.headers(fileHeaders(answer.meta));
       if (answer.kind === 'not-modified') return reply.status(304).send();
       if (answer.kind === 'unsatisfiable') {

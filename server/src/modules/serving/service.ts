@@ -5,16 +5,22 @@
  */
 import fsp, { type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { UploadRow } from '../../db/schema.ts';
 import type { Storage } from '../../storage/storage.ts';
-import type { UploadsService } from '../uploads/index.ts';
+import type { LinkRow, UploadsService } from '../uploads/index.ts';
 import type { Viewer } from '../users/index.ts';
-import { isInlineSafe } from './content-policy.ts';
+import { createBodyCache } from './body-cache.ts';
+import { contentDispositionHeader, contentTypeHeader, isInlineSafe } from './content-policy.ts';
 import { parseRange } from './http-range.ts';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
-/** Bodies up to this size are read whole (storage.read); larger local files are pumped. */
+/** How long a presigned link to a file (S3_SERVE=presigned) may be used. */
+export const PRESIGNED_SECONDS = 300;
+/** Objects up to this size are read whole (storage.read) and kept in memory; larger are pumped. */
 export const SMALL_BODY_BYTES = 128 * 1024;
+/** Memory for the bytes of recently served small objects. */
+const BODY_CACHE_BYTES = 32 * 1024 * 1024;
+/** Uploads whose answer metadata is kept (see metaOf). */
+const METAS_LIMIT = 10_000;
 
 /** An opened body: whole bytes, a local file to pump, or a stream from storage. */
 export type Body = { bytes: Buffer } | { file: FileHandle } | { stream: Readable };
@@ -30,17 +36,19 @@ export type LinkRequest = {
   range?: string;
 };
 
-export type FileMeta = {
+export type FileMeta = Readonly<{
   etag: string;
   lastModified: Date;
   mimeType: string;
   filename: string;
   isPublic: boolean;
   inline: boolean;
-};
+}>;
 
 export type FileAnswer =
   | { kind: 'not-found' }
+  /** S3_SERVE=presigned: the bytes come from the store, at `location`. */
+  | { kind: 'redirect'; meta: FileMeta; location: string }
   | { kind: 'not-modified'; meta: FileMeta }
   | { kind: 'unsatisfiable'; meta: FileMeta; size: number }
   | {
@@ -89,20 +97,45 @@ export function createServingService(deps: {
   uploads: UploadsService;
   storage: Storage;
   onError: (err: unknown, context: Record<string, unknown>) => void;
+  /** Answer GETs with a redirect to a presigned URL valid this long; off when null. */
+  presignedSeconds?: number | null;
 }) {
   const { uploads, storage } = deps;
 
+  const bodies = createBodyCache(BODY_CACHE_BYTES);
+
+  /** A small object's bytes, from the cache or read whole (and kept). */
+  async function smallObject(key: string, size: number): Promise<Buffer> {
+    const cached = bodies.get(key);
+    if (cached) return cached;
+    const bytes = await storage.read(key, { start: 0, end: size - 1 });
+    if (bytes.length !== size) throw new Error(`stored object ${key} is shorter than its record`);
+    bodies.set(key, bytes);
+    return bytes;
+  }
+
   /**
-   * Small bodies are read whole; large local files are opened for the file pump; anything
-   * else streams from storage. A stored object shorter than its record is a server error,
-   * caught before anything is sent.
+   * The bytes of a small object come from memory (see body-cache.ts); a small range of a large
+   * one is read in one call; a large range of a local file is opened for the file pump;
+   * anything else streams from storage. A stored object shorter than its record is a server
+   * error, caught before anything is sent.
    */
-  async function openBody(key: string, start: number, length: number): Promise<Body> {
+  async function openBody(
+    key: string,
+    objectSize: number,
+    start: number,
+    length: number,
+  ): Promise<Body> {
+    if (objectSize <= SMALL_BODY_BYTES) {
+      const whole = await smallObject(key, objectSize);
+      return { bytes: length === objectSize ? whole : whole.subarray(start, start + length) };
+    }
     const range = { start, end: start + length - 1 };
     if (length <= SMALL_BODY_BYTES) {
       const bytes = await storage.read(key, range);
-      if (bytes.length !== length)
+      if (bytes.length !== length) {
         throw new Error(`stored object ${key} is shorter than its record`);
+      }
       return { bytes };
     }
     const file = storage.localPath(key);
@@ -110,8 +143,28 @@ export function createServingService(deps: {
     return { stream: await storage.get(key, range) };
   }
 
-  function metaOf(row: UploadRow): FileMeta {
-    return {
+  /** Whether the object exists, without a look at the store when its bytes are in memory. */
+  async function exists(key: string): Promise<boolean> {
+    return bodies.get(key) !== undefined || (await storage.size(key)) !== null;
+  }
+
+  /**
+   * The answer's metadata, the same object while the upload's row says the same (so the
+   * presenter makes its headers once): it is compared with the row on every request.
+   */
+  const metas = new Map<string, { row: LinkRow; meta: FileMeta }>();
+  function metaOf(row: LinkRow): FileMeta {
+    const known = metas.get(row.id);
+    if (
+      known &&
+      known.row.is_public === row.is_public &&
+      known.row.mime_type === row.mime_type &&
+      known.row.original_filename === row.original_filename &&
+      known.row.created_at === row.created_at
+    ) {
+      return known.meta;
+    }
+    const meta: FileMeta = Object.freeze({
       // An upload's bytes never change, so its id is a strong validator.
       etag: `"${row.id}"`,
       lastModified: new Date(row.created_at),
@@ -119,14 +172,17 @@ export function createServingService(deps: {
       filename: row.original_filename,
       isPublic: row.is_public === 1,
       inline: isInlineSafe(row.mime_type),
-    };
+    });
+    if (metas.size >= METAS_LIMIT) metas.clear();
+    metas.set(row.id, { row, meta });
+    return meta;
   }
 
   return {
     /** GET or HEAD /{vanity or short code}. */
     async file(slug: string, req: LinkRequest): Promise<FileAnswer> {
       if (!SLUG.test(slug)) return { kind: 'not-found' };
-      const row = await uploads.findBySlug(slug);
+      const row = await uploads.findLink(slug);
       if (!row || !uploads.mayRead(req.viewer, row, 'file', req.signed)) {
         return { kind: 'not-found' };
       }
@@ -141,21 +197,42 @@ export function createServingService(deps: {
       const start = range === 'none' ? 0 : range.start;
       const length = range === 'none' ? size : range.end - range.start + 1;
 
+      // Access, freshness and the range are checked above; the store sends the bytes (the
+      // browser repeats its Range header to it). HEAD stays here: it costs no bytes.
+      if (deps.presignedSeconds && !req.head) {
+        const location = await storage.presignedGet(row.storage_key, {
+          expiresInSeconds: deps.presignedSeconds,
+          contentType: contentTypeHeader(meta.mimeType),
+          contentDisposition: contentDispositionHeader(meta.filename, meta.inline),
+        });
+        if (location) {
+          if (start === 0) uploads.countView(row.id);
+          return { kind: 'redirect', meta, location };
+        }
+      }
+
       // The bytes are opened before a view is counted, so an upload whose bytes are gone
       // answers as a link that does not exist.
       let body: Body | null = null;
-      try {
-        if (req.head) {
-          if ((await storage.size(row.storage_key)) === null) return { kind: 'not-found' };
-        } else {
-          body = await openBody(row.storage_key, start, length);
+      // A small body in memory: no await, no look at the store.
+      const cached =
+        !req.head && size <= SMALL_BODY_BYTES ? bodies.get(row.storage_key) : undefined;
+      if (cached) {
+        body = { bytes: length === size ? cached : cached.subarray(start, start + length) };
+      } else {
+        try {
+          if (req.head) {
+            if (!(await exists(row.storage_key))) return { kind: 'not-found' };
+          } else {
+            body = await openBody(row.storage_key, size, start, length);
+          }
+        } catch (err) {
+          if (isMissing(err)) return { kind: 'not-found' };
+          throw err;
         }
-      } catch (err) {
-        if (isMissing(err)) return { kind: 'not-found' };
-        throw err;
       }
-      // Counting never fails the download nor holds it up for long (see countView).
-      if (!req.head && start === 0) await uploads.countView(row.id);
+      // Counting never fails the download nor holds it up (views are committed in batches).
+      if (!req.head && start === 0) uploads.countView(row.id);
       return {
         kind: 'content',
         meta,
@@ -179,14 +256,16 @@ export function createServingService(deps: {
         deps.onError(err, { uploadId: row.id, action: 'make thumbnail' });
         return { kind: 'not-found' };
       }
-      const size = key ? await storage.size(key) : null;
-      if (!key || size === null) return { kind: 'not-found' };
+      if (!key) return { kind: 'not-found' };
+      // A thumbnail's row does not record its size.
+      const size = bodies.get(key)?.length ?? (await storage.size(key));
+      if (size === null) return { kind: 'not-found' };
       const isPublic = row.is_public === 1;
       const etag = `"t-${key.split('/').pop()}"`;
       if (etagMatches(req.ifNoneMatch, etag)) return { kind: 'not-modified', etag, isPublic };
       if (req.head) return { kind: 'content', etag, isPublic, size, body: null };
       try {
-        return { kind: 'content', etag, isPublic, size, body: await openBody(key, 0, size) };
+        return { kind: 'content', etag, isPublic, size, body: await openBody(key, size, 0, size) };
       } catch (err) {
         if (isMissing(err)) return { kind: 'not-found' };
         throw err;

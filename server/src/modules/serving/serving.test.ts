@@ -47,8 +47,10 @@ const storedPath = async (id: string) =>
         .executeTakeFirstOrThrow()
     ).storage_key,
   );
-const views = async (id: string) =>
-  Number(
+/** The upload's committed views, after committing every view counted so far. */
+const views = async (id: string) => {
+  await ctx.modules.uploads.service.flushViews();
+  return Number(
     (
       await ctx.handle.db
         .selectFrom('uploads')
@@ -57,6 +59,7 @@ const views = async (id: string) =>
         .executeTakeFirstOrThrow()
     ).views,
   );
+};
 
 describe('GET /{code}', () => {
   const data = crypto.randomBytes(10_000);

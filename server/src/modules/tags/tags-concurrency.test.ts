@@ -79,7 +79,7 @@ describe('deleting many tagged uploads while their tag is deleted or taken off t
   // Uploads tagged in the reverse of the order a delete visits them: without one lock order
   // (uploads, their tags, then the tag rows), PostgreSQL found a deadlock in about one round
   // in six and answered 500.
-  it('never deadlocks, and the counts stay those of the rows', async () => {
+  it('never deadlocks, and the counts stay those of the rows', { timeout: 180_000 }, async () => {
     const { auth } = await signIn(ctx);
     const post = (url: string, payload: object) =>
       ctx.app.inject({ method: 'POST', url, headers: auth, payload });

@@ -17,6 +17,7 @@ import { createThumbnailer } from './thumbnails.ts';
 export { createLinks, type Links } from './links.ts';
 export { type UploadPresenter } from './presenter.ts';
 export { ffmpegAvailable } from './thumbnails.ts';
+export type { LinkRow } from './repository.ts';
 export type { UploadsService } from './service.ts';
 
 export function createUploadsModule(deps: {

@@ -16,17 +16,25 @@ describe('view counting', () => {
     const { row: user } = await createUser(ctx);
     const [a, b] = [uploadRow(user.id), uploadRow(user.id)];
     await ctx.handle.db.insertInto('uploads').values([a, b]).execute();
-    // Two repositories are two server instances: each batches its own views.
+    // Two repositories are two server instances, each committing its own batches.
     const search = uploadSearch(ctx.handle.dialect);
     const one = createUploadsRepository(ctx.handle.db, search);
     const two = createUploadsRepository(ctx.handle.db, search);
     const rounds = 30;
     for (let i = 0; i < rounds; i++) {
       const results = await Promise.allSettled([
-        one.incrementViews(a.id),
-        one.incrementViews(b.id),
-        two.incrementViews(b.id),
-        two.incrementViews(a.id),
+        one.addViews(
+          new Map([
+            [a.id, 1],
+            [b.id, 2],
+          ]),
+        ),
+        two.addViews(
+          new Map([
+            [b.id, 1],
+            [a.id, 2],
+          ]),
+        ),
       ]);
       expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
     }
@@ -35,6 +43,12 @@ describe('view counting', () => {
       .select(['id', 'views'])
       .where('id', 'in', [a.id, b.id])
       .execute();
-    expect(rows.map((r) => Number(r.views))).toEqual([2 * rounds, 2 * rounds]);
+    expect(rows.map((r) => Number(r.views))).toEqual([3 * rounds, 3 * rounds]);
+    const owner = await ctx.handle.db
+      .selectFrom('users')
+      .select('view_count')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(owner.view_count)).toBe(6 * rounds);
   });
 });

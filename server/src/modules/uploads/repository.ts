@@ -8,6 +8,7 @@
  * The tags of uploads are read here (to filter and present uploads); the tags module writes them.
  */
 import type { Sort } from '@upshot/contract';
+import type { CompiledQuery } from 'kysely';
 import { forUpdate, uniqueViolation, type Db } from '../../db/database.ts';
 import { MANY_MATCHES, tagSearchText, type UploadSearch } from '../../db/search.ts';
 import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
@@ -29,6 +30,19 @@ export type ListFilter = {
 
 export type UploadsRepository = ReturnType<typeof createUploadsRepository>;
 
+/** What serving a link needs of its upload. */
+export type LinkRow = Pick<
+  UploadRow,
+  | 'id'
+  | 'user_id'
+  | 'is_public'
+  | 'mime_type'
+  | 'original_filename'
+  | 'created_at'
+  | 'size'
+  | 'storage_key'
+>;
+
 /** What inserting an upload can come to, besides the new row. */
 export type InsertResult =
   | { inserted: UploadRow }
@@ -37,6 +51,9 @@ export type InsertResult =
   | 'quota'
   /** The short code is some upload's code or vanity URL already: draw another. */
   | 'code-taken';
+
+/** The most slugs one lookup query names. */
+const LINK_BATCH = 128;
 
 const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']> = {
   newest: ['created_at', 'desc'],
@@ -47,30 +64,59 @@ const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']
 };
 
 export function createUploadsRepository(db: Db, search: UploadSearch) {
-  const countView = turnBatcher<string>(async (ids) => {
-    const counts = new Map<string, number>();
-    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
-    // In id order, so that batches of several instances lock rows in the same order: the
-    // uploads first, then their owners (each owner's total views is kept on its row).
-    await db.transaction().execute(async (trx) => {
-      const owners = new Map<string, number>();
-      for (const [id, n] of [...counts].sort(byKey)) {
-        const row = await trx
-          .updateTable('uploads')
-          .set((eb) => ({ views: eb('views', '+', n) }))
-          .where('id', '=', id)
-          .returning('user_id')
-          .executeTakeFirst();
-        if (row) owners.set(row.user_id, (owners.get(row.user_id) ?? 0) + n);
-      }
-      for (const [userId, n] of [...owners].sort(byKey)) {
-        await trx
-          .updateTable('users')
-          .set((eb) => ({ view_count: eb('view_count', '+', n) }))
-          .where('id', '=', userId)
-          .execute();
-      }
-    });
+  // The links' lookup, built and compiled once per size of its list of slugs (powers of two,
+  // the list padded with its last slug): it runs for every download, where building and
+  // compiling a query cost as much as running it. Only its parameters change.
+  const linkQueries = new Map<number, CompiledQuery<LinkRow & { slug: string }>>();
+  const linkQuery = (size: number) => {
+    let query = linkQueries.get(size);
+    if (!query) {
+      query = db
+        .selectFrom('slugs')
+        .innerJoin('uploads', 'uploads.id', 'slugs.upload_id')
+        .select([
+          'slugs.slug',
+          'uploads.id',
+          'uploads.user_id',
+          'uploads.is_public',
+          'uploads.mime_type',
+          'uploads.original_filename',
+          'uploads.created_at',
+          'uploads.size',
+          'uploads.storage_key',
+        ])
+        .where(
+          'slugs.slug',
+          'in',
+          Array.from({ length: size }, (_, i) => String(i)),
+        )
+        .compile();
+      if (query.parameters.length !== size) throw new Error('one parameter per slug');
+      linkQueries.set(size, query);
+    }
+    return query;
+  };
+
+  /** The uploads behind these (lower-cased) slugs: one indexed query per LINK_BATCH slugs. */
+  async function findLinks(slugs: string[]): Promise<Map<string, LinkRow>> {
+    const found = new Map<string, LinkRow>();
+    for (let i = 0; i < slugs.length; i += LINK_BATCH) {
+      const some = slugs.slice(i, i + LINK_BATCH);
+      const size = 2 ** Math.ceil(Math.log2(some.length));
+      const parameters = [...some, ...Array<string>(size - some.length).fill(some.at(-1)!)];
+      const query: CompiledQuery<LinkRow & { slug: string }> = { ...linkQuery(size), parameters };
+      const { rows } = await db.executeQuery(query);
+      for (const row of rows) found.set(row.slug, row);
+    }
+    return found;
+  }
+
+  // The lookups of the downloads that arrive in one turn of the event loop share one query
+  // (one at a time; those that arrive meanwhile share the next). Each still reads the database
+  // after its request arrived, so a deleted or private upload stops being served at once.
+  const lookUp = turnBatcher<{ slug: string; row?: LinkRow }>(async (items) => {
+    const rows = await findLinks([...new Set(items.map((item) => item.slug))]);
+    for (const item of items) item.row = rows.get(item.slug);
   });
 
   return {
@@ -162,6 +208,17 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
         .executeTakeFirst();
     },
 
+    /**
+     * What serving needs of the upload behind a link's path segment (a vanity URL in any case,
+     * or a short code: one namespace): one indexed lookup, read anew on every request, so a
+     * deleted or private upload stops being served at once, by every instance.
+     */
+    async findLink(slug: string): Promise<LinkRow | undefined> {
+      const item: { slug: string; row?: LinkRow } = { slug: slug.toLowerCase() };
+      await lookUp(item);
+      return item.row;
+    },
+
     /** A link's path segment: a vanity URL (any case) or a short code, one namespace. */
     findBySlug(slug: string): Promise<UploadRow | undefined> {
       return db
@@ -240,11 +297,32 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
     },
 
     /**
-     * Counts one view, committed when the promise resolves. The views of requests served in
-     * the same turn of the event loop share one transaction (a commit per request was the
-     * largest cost of serving small files).
+     * Adds views (upload id to count) to the uploads and to their owners' totals, in one
+     * transaction. In id order, so that the batches of several instances lock rows in the same
+     * order: the uploads first, then their owners. An upload deleted meanwhile counts nowhere.
      */
-    incrementViews: countView,
+    async addViews(counts: ReadonlyMap<string, number>): Promise<void> {
+      if (counts.size === 0) return;
+      await db.transaction().execute(async (trx) => {
+        const owners = new Map<string, number>();
+        for (const [id, n] of [...counts].sort(byKey)) {
+          const row = await trx
+            .updateTable('uploads')
+            .set((eb) => ({ views: eb('views', '+', n) }))
+            .where('id', '=', id)
+            .returning('user_id')
+            .executeTakeFirst();
+          if (row) owners.set(row.user_id, (owners.get(row.user_id) ?? 0) + n);
+        }
+        for (const [userId, n] of [...owners].sort(byKey)) {
+          await trx
+            .updateTable('users')
+            .set((eb) => ({ view_count: eb('view_count', '+', n) }))
+            .where('id', '=', userId)
+            .execute();
+        }
+      });
+    },
 
     async list(filter: ListFilter): Promise<{ rows: UploadRow[]; total: number }> {
       const { tagId } = filter;

@@ -25,19 +25,21 @@ import type { FileHasher } from '../../lib/file-hasher.ts';
 import { newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { hashStream, INLINE_HASH_LIMIT, inlineHasher } from '../../lib/hashing.ts';
-import { settleWithin } from '../../lib/settle.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
 import type { Viewer } from '../users/index.ts';
 import type { LinkKind, Links } from './links.ts';
 import { canManageUpload, canReadUpload } from './policy.ts';
 import { hasThumbnail } from './presenter.ts';
-import type { UploadsRepository } from './repository.ts';
+import type { LinkRow, UploadsRepository } from './repository.ts';
 import type { Thumbnailer } from './thumbnails.ts';
+import { createViewCounter } from './view-counter.ts';
 
 /** Background task kinds of this module. */
 export const TASKS = { sha256: 'upload.sha256', thumbnail: 'upload.thumbnail' } as const;
-/** A view is counted before the download starts, but never holds it up longer than this. */
-export const VIEW_COUNT_WAIT_MS = 2000;
+/** Views are committed at most this long after they are counted (see view-counter.ts). */
+export const VIEW_FLUSH_MS = 250;
+/** The longest pause between attempts to commit views while the database refuses them. */
+const VIEW_RETRY_MAX_MS = 30_000;
 
 export function newShortCode(): string {
   const bytes = crypto.randomBytes(SHORT_CODE_LENGTH);
@@ -66,10 +68,16 @@ export function createUploadsService(deps: {
   thumbnails: Thumbnailer;
   /** Tells the background runner that tasks are waiting. */
   kickTasks: () => void;
-  /** Where a failure that must not fail the request goes (a view not counted). */
+  /** Where a failure that must not fail the request goes (views not committed yet). */
   onError: (err: unknown, context: Record<string, unknown>) => void;
 }) {
   const { uploads, storage, clock, links, thumbnails } = deps;
+  const views = createViewCounter({
+    commit: (counts) => uploads.addViews(counts),
+    onError: deps.onError,
+    intervalMs: VIEW_FLUSH_MS,
+    maxRetryMs: VIEW_RETRY_MAX_MS,
+  });
 
   /** Hashes a stored upload's bytes (on the hasher's thread when it is a local file). */
   async function hashStored(id: string): Promise<void> {
@@ -328,13 +336,13 @@ export function createUploadsService(deps: {
 
     // --- for the links (serving) ------------------------------------------------------------
 
-    findBySlug: (slug: string) => uploads.findBySlug(slug),
+    findLink: (slug: string) => uploads.findLink(slug),
     findByShortCode: (code: string) => uploads.findByShortCode(code),
 
     /** Whether this viewer, or the link's signature for this kind of resource, may read it. */
     mayRead(
       viewer: Viewer | null,
-      row: UploadRow,
+      row: Pick<LinkRow, 'id' | 'user_id' | 'is_public'>,
       kind: LinkKind,
       signed: { expires?: unknown; signature?: unknown },
     ): boolean {
@@ -345,13 +353,16 @@ export function createUploadsService(deps: {
     thumbnailKey: (row: UploadRow) => thumbnails.keyFor(row),
 
     /**
-     * Counts a view before a download starts; a failure or a slow database never fails or
-     * holds up the download beyond VIEW_COUNT_WAIT_MS (the failure is logged).
+     * Counts a view of a download. It never fails nor holds up the download: views are
+     * committed in batches, within VIEW_FLUSH_MS, and kept and tried again while the database
+     * refuses them (each failure is logged).
      */
-    async countView(id: string): Promise<void> {
-      await settleWithin(uploads.incrementViews(id), VIEW_COUNT_WAIT_MS, (err) =>
-        deps.onError(err, { uploadId: id, action: 'count view' }),
-      );
-    },
+    countView: (id: string): void => views.count(id),
+
+    /** Commits every view counted so far; rejects when the database refuses them (they are kept). */
+    flushViews: () => views.flush(),
+
+    /** Commits what is pending and stops the timer: for the app's onClose. */
+    closeViews: () => views.close(),
   };
 }
