@@ -123,8 +123,8 @@ const BUSY_WAIT_MS = 5000;
 
 /**
  * A statement that meets another connection's lock (SQLITE_BUSY) is tried again after a short
- * timer, up to BUSY_WAIT_MS, so the event loop runs meanwhile (a download's view count gives
- * up after VIEW_COUNT_WAIT_MS, as it does on PostgreSQL).
+ * timer, up to BUSY_WAIT_MS, so the event loop runs meanwhile (downloads, whose views are
+ * committed in batches, go on being served).
  */
 class AsyncBusySqliteDriver extends SqliteDriver {
   /**
