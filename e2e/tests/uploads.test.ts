@@ -38,6 +38,8 @@ describe('the Uploads screen', () => {
   it('starts empty', async () => {
     await page.getByRole('navigation').getByRole('link', { name: 'Uploads', exact: true }).click();
     await page.waitForURL(`${server.url}/uploads`);
+    // The Dashboard's own "No uploads yet" (Most Active Users) may outlive the URL by a moment.
+    await page.getByRole('region', { name: 'Most Active Users' }).waitFor({ state: 'detached' });
     await page.getByText('No uploads yet').waitFor();
     await page.getByText('Upload your first file to get started').waitFor();
     await screenshot(page, '10-uploads-empty');
