@@ -43,6 +43,8 @@ import {
   makeRandomFile,
   mbps,
   MiB,
+  postFilePart,
+  postJson,
   rssSampler,
   signInToken,
   startServer,
@@ -104,58 +106,6 @@ async function startStore() {
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-
-/** POSTs a multipart body whose file part is `body` (`length` bytes). */
-function postFilePart(
-  url: string,
-  token: string,
-  fields: Record<string, string>,
-  field: string,
-  body: Readable,
-  length: number,
-): Promise<{ status: number; body: string }> {
-  const boundary = `----bench${Date.now()}`;
-  let head = '';
-  for (const [k, v] of Object.entries(fields)) {
-    head += `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-  }
-  head += `--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="bench.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': Buffer.byteLength(head) + length + Buffer.byteLength(tail),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.write(head);
-    body.on('error', reject);
-    body.on('end', () => req.end(tail));
-    body.pipe(req, { end: false });
-  });
-}
-
-async function postJson(url: string, token: string, body: unknown) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, unknown>>;
-}
 
 const slice = (file: string, start: number, length: number) =>
   fs.createReadStream(file, { start, end: start + length - 1, highWaterMark: MiB });
@@ -325,6 +275,7 @@ async function chunkedUpload(
     const start = i * CHUNK_SIZE;
     const length = Math.min(CHUNK_SIZE, bytes - start);
     const res = await postFilePart(
+      agent,
       `${server.url}/api/chunked-upload/chunk`,
       token,
       { uploadId: String(uploadId), chunkIndex: String(i) },
@@ -394,6 +345,7 @@ try {
   const simple = await timed(() =>
     eachSimple(async (_i, start, length) => {
       const res = await postFilePart(
+        agent,
         `${server.url}/api/upload`,
         token,
         {},
@@ -443,6 +395,7 @@ try {
     ['100 MiB', 100 * MiB, 4],
   ] as const) {
     const res = await postFilePart(
+      agent,
       `${server.url}/api/upload`,
       token,
       {},

@@ -17,6 +17,8 @@ import {
   makeRandomFile,
   mbps,
   MiB,
+  postFilePart,
+  postJson,
   rssSampler,
   signInToken,
   startServer,
@@ -29,63 +31,8 @@ const parallelArg = process.argv.indexOf('--parallel');
 const parallel = parallelArg > 0 ? Number(process.argv[parallelArg + 1]) : 1;
 const agent = new http.Agent({ keepAlive: true });
 
-/** POSTs a multipart body whose file part streams from a slice of a file on disk. */
-function postFilePart(
-  url: string,
-  token: string,
-  fields: Record<string, string>,
-  field: string,
-  file: string,
-  start: number,
-  length: number,
-): Promise<{ status: number; body: string }> {
-  const boundary = `----bench${Date.now()}`;
-  let head = '';
-  for (const [k, v] of Object.entries(fields)) {
-    head += `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-  }
-  head += `--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="bench.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`;
-  const tail = `\r\n--${boundary}--\r\n`;
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: {
-          authorization: `Bearer ${token}`,
-          'content-type': `multipart/form-data; boundary=${boundary}`,
-          'content-length': Buffer.byteLength(head) + length + Buffer.byteLength(tail),
-        },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      },
-    );
-    req.on('error', reject);
-    req.write(head);
-    const stream = fs.createReadStream(file, {
-      start,
-      end: start + length - 1,
-      highWaterMark: MiB,
-    });
-    stream.on('error', reject);
-    stream.on('end', () => req.end(tail));
-    stream.pipe(req, { end: false });
-  });
-}
-
-async function postJson(url: string, token: string, body: unknown) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, unknown>>;
-}
+const slice = (file: string, start: number, length: number) =>
+  fs.createReadStream(file, { start, end: start + length - 1, highWaterMark: MiB });
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-bench-'));
 const source = path.join(work, 'source.bin');
@@ -145,12 +92,12 @@ try {
     for (let offset = 0; offset < simpleBytes; offset += MAX_SIMPLE_UPLOAD_BYTES) {
       const length = Math.min(MAX_SIMPLE_UPLOAD_BYTES, simpleBytes - offset);
       const res = await postFilePart(
+        agent,
         `${server.url}/api/upload`,
         token,
         {},
         'file',
-        source,
-        offset,
+        slice(source, offset, length),
         length,
       );
       if (res.status !== 201) throw new Error(`simple upload: ${res.status} ${res.body}`);
@@ -179,12 +126,12 @@ try {
         const start = i * CHUNK_SIZE;
         const length = Math.min(CHUNK_SIZE, totalBytes - start);
         const res = await postFilePart(
+          agent,
           `${server.url}/api/chunked-upload/chunk`,
           token,
           { uploadId: String(uploadId), chunkIndex: String(i) },
           'chunk',
-          source,
-          start,
+          slice(source, start, length),
           length,
         );
         if (res.status !== 204) throw new Error(`chunk ${i}: ${res.status} ${res.body}`);

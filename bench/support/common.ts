@@ -2,7 +2,9 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import pg from 'pg';
 
 export { startServer } from '../../e2e/support/server.ts';
@@ -113,4 +115,57 @@ export async function onEachEngine(
     else await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
   }
+}
+
+/** POSTs a multipart body whose file part is `body` (`length` bytes). */
+export function postFilePart(
+  agent: http.Agent,
+  url: string,
+  token: string,
+  fields: Record<string, string>,
+  field: string,
+  body: Readable,
+  length: number,
+): Promise<{ status: number; body: string }> {
+  const boundary = `----bench${Date.now()}`;
+  let head = '';
+  for (const [k, v] of Object.entries(fields)) {
+    head += `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+  }
+  head += `--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="bench.bin"\r\ncontent-type: application/octet-stream\r\n\r\n`;
+  const tail = `\r\n--${boundary}--\r\n`;
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': Buffer.byteLength(head) + length + Buffer.byteLength(tail),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.write(head);
+    body.on('error', reject);
+    body.on('end', () => req.end(tail));
+    body.pipe(req, { end: false });
+  });
+}
+
+export async function postJson(url: string, token: string, body: unknown) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
+  return res.json() as Promise<Record<string, unknown>>;
 }
