@@ -94,3 +94,13 @@ export async function diskUsedOf(ctx: TestContext, userId: string): Promise<numb
     .executeTakeFirstOrThrow();
   return Number(row.disk_used);
 }
+
+/** An upload's committed view count (as it is in the table, without flushing pending views). */
+export async function viewsOf(ctx: TestContext, uploadId: string): Promise<number> {
+  const row = await ctx.handle.db
+    .selectFrom('uploads')
+    .select('views')
+    .where('id', '=', uploadId)
+    .executeTakeFirstOrThrow();
+  return Number(row.views);
+}

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { startS3, type TestS3 } from '../../../test/s3.ts';
-import { uploadFile } from '../../../test/uploads.ts';
+import { uploadFile, viewsOf } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
 import { PRESIGNED_SECONDS } from './service.ts';
 
@@ -43,14 +43,9 @@ async function upload(data: Buffer, fields: Record<string, string>, filename = '
   return res.json<{ upload: { id: string; shortCode: string } }>().upload;
 }
 
-const viewsOf = async (id: string) => {
+const viewsAfterFlush = async (id: string) => {
   await ctx.modules.uploads.service.flushViews();
-  const row = await ctx.handle.db
-    .selectFrom('uploads')
-    .select('views')
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  return Number(row.views);
+  return viewsOf(ctx, id);
 };
 
 describe('S3_SERVE=presigned', () => {
@@ -71,7 +66,7 @@ describe('S3_SERVE=presigned', () => {
     expect(Buffer.from(await direct.arrayBuffer()).equals(data)).toBe(true);
     expect(direct.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(direct.headers.get('content-disposition')).toBe('inline; filename="notes.txt"');
-    expect(await viewsOf(up.id)).toBe(1);
+    expect(await viewsAfterFlush(up.id)).toBe(1);
   });
 
   it('counts a view for a whole GET or one from byte 0, not for a later range', async () => {
@@ -86,7 +81,7 @@ describe('S3_SERVE=presigned', () => {
       const part = await fetch(res.headers.location as string, { headers: { range } });
       expect(part.status).toBe(206);
     }
-    expect(await viewsOf(up.id)).toBe(1);
+    expect(await viewsAfterFlush(up.id)).toBe(1);
   });
 
   it('answers HEAD, a 304 and an unsatisfiable range itself, without a redirect', async () => {
@@ -107,7 +102,7 @@ describe('S3_SERVE=presigned', () => {
       headers: { range: 'bytes=5000-' },
     });
     expect(past.statusCode).toBe(416);
-    expect(await viewsOf(up.id)).toBe(0);
+    expect(await viewsAfterFlush(up.id)).toBe(0);
   });
 
   it('gives a private file a redirect only for its owner, never for anyone else', async () => {

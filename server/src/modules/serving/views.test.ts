@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
-import { uploadFile } from '../../../test/uploads.ts';
+import { uploadFile, viewsOf } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
 import { VIEW_FLUSH_MS } from '../uploads/service.ts';
 import { SMALL_BODY_BYTES } from './service.ts';
@@ -38,14 +38,7 @@ async function put(data: Buffer, filename = 'data.bin'): Promise<Uploaded> {
   return res.json<{ upload: Uploaded }>().upload;
 }
 
-async function views(id: string): Promise<number> {
-  const row = await ctx.handle.db
-    .selectFrom('uploads')
-    .select('views')
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  return Number(row.views);
-}
+const views = (id: string) => viewsOf(ctx, id);
 
 /** Makes every update of uploads.views fail until the returned function is called. */
 async function breakViews(): Promise<() => Promise<void>> {
