@@ -1,10 +1,15 @@
-/** SQLite shared with another process: its write lock is waited for on a timer, not in SQLite. */
+/**
+ * SQLite shared with another process: its write lock is waited for on a timer, not in SQLite.
+ * PostgreSQL: queries marked prepared() run as named statements.
+ */
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/context.ts';
 import { uploadFile } from '../../test/uploads.ts';
 import { signIn } from '../../test/users.ts';
+import { prepared } from './database.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -41,5 +46,24 @@ describe('another process writing to the SQLite file', () => {
     } finally {
       other.close();
     }
+  });
+});
+
+describe('prepared statements', () => {
+  it('a query marked prepared is prepared once per PostgreSQL connection; others are not', async () => {
+    if (ctx.handle.dialect !== 'postgres') return; // SQLite caches every statement
+    const marked = prepared(CompiledQuery.raw('select $1::int + 1 as n', [1]));
+    const plain = CompiledQuery.raw('select $1::int + 2 as n', [1]);
+    const statements = await ctx.handle.db.connection().execute(async (conn) => {
+      expect((await conn.executeQuery(marked)).rows).toEqual([{ n: 2 }]);
+      expect((await conn.executeQuery({ ...marked, parameters: [41] })).rows).toEqual([{ n: 42 }]);
+      expect((await conn.executeQuery(plain)).rows).toEqual([{ n: 3 }]);
+      const { rows } = await conn.executeQuery<{ statement: string }>(
+        CompiledQuery.raw('select statement from pg_prepared_statements'),
+      );
+      return rows.map((row) => row.statement);
+    });
+    expect(statements).toContain(marked.sql);
+    expect(statements).not.toContain(plain.sql);
   });
 });

@@ -54,6 +54,7 @@ export function openDatabase(options: { databaseUrl?: string; dataDir: string })
     // An idle connection can break (the server restarts, an admin ends it): the pool drops it
     // and the next query opens a new one. Without a listener the error would end the process.
     pool.on('error', () => {});
+    prepareRegistered(pool);
     return {
       db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
@@ -202,4 +203,36 @@ function cacheStatements(sqlite: SQLite.Database): void {
     }
     return statement;
   }) as typeof sqlite.prepare;
+}
+
+/** SQL texts run as named (prepared) statements on PostgreSQL, and their names. */
+const preparedNames = new Map<string, string>();
+
+/**
+ * Marks a compiled query to run as a prepared statement on PostgreSQL: each connection parses
+ * and plans it once, then only binds its parameters. For the few queries that run for nearly
+ * every request (a link's lookup), where parsing and planning cost about as much as running
+ * them; not for queries whose text varies (a server keeps every statement a connection
+ * prepared until it closes). SQLite caches every statement already (cacheStatements).
+ */
+export function prepared<T>(query: CompiledQuery<T>): CompiledQuery<T> {
+  if (!preparedNames.has(query.sql)) preparedNames.set(query.sql, `upshot_${preparedNames.size}`);
+  return query;
+}
+
+/**
+ * Kysely's PostgreSQL driver runs client.query(sql, parameters); on every connection the pool
+ * makes, a text marked by prepared() goes out as pg's named query instead.
+ */
+function prepareRegistered(pool: pg.Pool): void {
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as { query: unknown }).query = (...args: unknown[]) => {
+      const [text, values] = args;
+      const name = typeof text === 'string' ? preparedNames.get(text) : undefined;
+      return name && Array.isArray(values) && args.length === 2
+        ? query({ name, text, values })
+        : query(...args);
+    };
+  });
 }

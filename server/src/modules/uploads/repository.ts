@@ -9,7 +9,7 @@
  */
 import type { Sort } from '@upshot/contract';
 import type { CompiledQuery } from 'kysely';
-import { forUpdate, uniqueViolation, type Db } from '../../db/database.ts';
+import { forUpdate, prepared, uniqueViolation, type Db } from '../../db/database.ts';
 import { MANY_MATCHES, tagSearchText, type UploadSearch } from '../../db/search.ts';
 import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
 import { enqueueTask } from '../../jobs/tasks-repository.ts';
@@ -66,7 +66,8 @@ const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']
 export function createUploadsRepository(db: Db, search: UploadSearch) {
   // The links' lookup, built and compiled once per size of its list of slugs (powers of two,
   // the list padded with its last slug): it runs for every download, where building and
-  // compiling a query cost as much as running it. Only its parameters change.
+  // compiling a query cost as much as running it. Only its parameters change, and on
+  // PostgreSQL each connection prepares it once.
   const linkQueries = new Map<number, CompiledQuery<LinkRow & { slug: string }>>();
   const linkQuery = (size: number) => {
     let query = linkQueries.get(size);
@@ -92,6 +93,7 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
         )
         .compile();
       if (query.parameters.length !== size) throw new Error('one parameter per slug');
+      query = prepared(query);
       linkQueries.set(size, query);
     }
     return query;
