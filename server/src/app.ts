@@ -30,7 +30,7 @@ import { registerFormBody } from './plugins/form-body.ts';
 import { createMetrics } from './plugins/metrics.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { currentRequest, registerRequestContext, requestIdOf } from './plugins/request-context.ts';
+import { registerRequestContext, requestIdOf } from './plugins/request-context.ts';
 import { registerRouteTable } from './plugins/route-table.ts';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web-app.ts';
@@ -86,12 +86,6 @@ export async function buildApp(deps: AppDeps) {
                 remoteAddress: req.ip,
                 remotePort: req.socket?.remotePort,
               }),
-            },
-            // Lines logged while a request is handled carry its id, also those of services,
-            // which log through the app's logger rather than the request's.
-            mixin: (_fields, _level, logger) => {
-              const request = currentRequest();
-              return request && !('reqId' in logger.bindings()) ? { reqId: request.requestId } : {};
             },
           },
     // A client's or proxy's X-Request-Id when it is a plain token, else a new one; echoed back.
@@ -178,13 +172,11 @@ export async function buildApp(deps: AppDeps) {
   const serving = createServingModule({
     uploads: uploads.service,
     storage,
-    log,
     presigned: config.storage.driver === 's3' && config.storage.s3.serve === 'presigned',
   });
   const system = createSystemModule({
     db,
     storage,
-    log,
     metrics: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,
     config: {
       publicUrl: config.publicUrl,

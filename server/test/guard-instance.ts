@@ -1,7 +1,7 @@
 /**
  * A server with the process guard and one route whose work throws after the response, outside
- * any promise the request awaits: the test checks the error is logged with the request's id
- * and the process keeps serving.
+ * any promise the request awaits: the test checks the error is logged with its stack and
+ * the process keeps serving.
  */
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';

@@ -1,5 +1,4 @@
 /** The serving module's only door: the share links. */
-import type { Logger } from '../../lib/logger.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { Module } from '../module.ts';
 import type { UploadsService } from '../uploads/index.ts';
@@ -11,14 +10,12 @@ export { FILE_CSP } from './content-policy.ts';
 export function createServingModule(deps: {
   uploads: UploadsService;
   storage: Storage;
-  log: Logger;
   /** S3_SERVE=presigned: answer file GETs with a redirect to the store. */
   presigned?: boolean;
 }): Module & { service: ServingService } {
   const service = createServingService({
     uploads: deps.uploads,
     storage: deps.storage,
-    onError: (err, context) => deps.log.error({ err, ...context }, 'serving failed'),
     presignedSeconds: deps.presigned ? PRESIGNED_SECONDS : null,
   });
   return {

@@ -15,6 +15,7 @@ function linkRequest(request: FastifyRequest): LinkRequest {
   return {
     // A session that must choose its password first opens nothing the public cannot.
     viewer: request.auth && !request.auth.user.mustChangePassword ? request.auth.user : null,
+    log: request.log,
     signed: { expires: q.expires, signature: q.signature },
     head: request.method === 'HEAD',
     ifNoneMatch: header(h['if-none-match']),

@@ -5,6 +5,7 @@
  */
 import fsp, { type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import type { Logger } from '../../lib/logger.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { LinkRow, UploadsService } from '../uploads/index.ts';
 import type { Viewer } from '../users/index.ts';
@@ -27,6 +28,8 @@ export type Body = { bytes: Buffer } | { file: FileHandle } | { stream: Readable
 
 export type LinkRequest = {
   viewer: Viewer | null;
+  /** The request's logger: its lines carry the request id. */
+  log: Logger;
   /** expires and signature from the link's query string. */
   signed: { expires?: unknown; signature?: unknown };
   head: boolean;
@@ -96,7 +99,6 @@ export type ServingService = ReturnType<typeof createServingService>;
 export function createServingService(deps: {
   uploads: UploadsService;
   storage: Storage;
-  onError: (err: unknown, context: Record<string, unknown>) => void;
   /** Answer GETs with a redirect to a presigned URL valid this long; off when null. */
   presignedSeconds?: number | null;
 }) {
@@ -253,7 +255,7 @@ export function createServingService(deps: {
       try {
         key = await uploads.thumbnailKey(row);
       } catch (err) {
-        deps.onError(err, { uploadId: row.id, action: 'make thumbnail' });
+        req.log.error({ err, uploadId: row.id }, 'could not make the thumbnail');
         return { kind: 'not-found' };
       }
       if (!key) return { kind: 'not-found' };

@@ -1,6 +1,5 @@
 /** The system module's only door: facts about this server, its health and its metrics. */
 import type { Db } from '../../db/database.ts';
-import type { Logger } from '../../lib/logger.ts';
 import type { Metrics } from '../../plugins/metrics.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { Module } from '../module.ts';
@@ -12,7 +11,6 @@ export function createSystemModule(deps: {
   config: Parameters<typeof createSystemService>[0]['config'];
   db: Db;
   storage: Storage;
-  log: Logger;
   /** The OpenAPI document, available once every route is registered. */
   openapi: () => Record<string, unknown>;
   metrics: { metrics: Metrics; token: string } | null;
@@ -21,7 +19,6 @@ export function createSystemModule(deps: {
     config: deps.config,
     repository: createSystemRepository(deps.db),
     storage: deps.storage,
-    log: deps.log,
   });
   return {
     name: 'system',

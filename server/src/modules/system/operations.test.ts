@@ -81,7 +81,7 @@ describe('GET /api/health and /api/health/ready', () => {
     } finally {
       storage.broken.on = false;
     }
-    // The service logs through the app's logger, yet the line carries the request's id.
+    // Why, on a line that carries the probe's request id.
     const line = log.lines.find((l) => l.msg === 'not ready');
     expect(line).toMatchObject({
       reqId: 'probe-7',

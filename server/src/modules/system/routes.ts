@@ -29,9 +29,9 @@ export function systemRoutes(deps: {
       reply.header('cache-control', 'no-store');
       return { status: 'ok' as const };
     }),
-    route(API.healthReady, async ({ reply }) => {
+    route(API.healthReady, async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');
-      return deps.system.ready();
+      return deps.system.ready(request.log);
     }),
 
     route(API.metrics, async ({ request, reply }) => {

@@ -22,14 +22,16 @@ export function createSystemService(deps: {
   config: ServerConfig;
   repository: SystemRepository;
   storage: Storage;
-  log: Logger;
 }) {
   const config: ServerConfig = { ...deps.config };
   return {
     config: () => config,
 
-    /** Both parts answered in time, or NotReadyError naming those that did not. */
-    async ready(): Promise<Readiness> {
+    /**
+     * Both parts answered in time, or NotReadyError naming those that did not; why they did
+     * not goes to log (the probe's request logger, so the line carries its request id).
+     */
+    async ready(log: Logger): Promise<Readiness> {
       const checks = [
         ['database', () => deps.repository.ping()],
         ['storage', () => deps.storage.size(PROBE_KEY).then(() => undefined)],
@@ -44,7 +46,7 @@ export function createSystemService(deps: {
         return [{ part, reason: reason instanceof Error ? reason.message : String(reason) }];
       });
       if (failed.length > 0) {
-        deps.log.warn({ failed }, 'not ready');
+        log.warn({ failed }, 'not ready');
         throw new NotReadyError(
           `Not ready: ${failed.map((f) => f.part).join(' and ')} not reachable`,
         );
