@@ -1,7 +1,9 @@
 /** Everything between reading the environment and listening: shared by main.ts and tests. */
+import path from 'node:path';
 import { buildApp, type Built } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { checkSecretKey } from './db/key-check.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { UserRow } from './db/schema.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
@@ -38,6 +40,17 @@ export async function boot(env?: Record<string, string | undefined>): Promise<Bo
   const handle = openDatabase(config);
   const applied = await migrateToLatest(handle);
   const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
+  let keyCheck: Awaited<ReturnType<typeof checkSecretKey>>;
+  try {
+    keyCheck = await checkSecretKey(handle.db, secretKey, {
+      source: config.secretKey ? 'SECRET_KEY' : path.join(config.dataDir, 'secret.key'),
+      acceptNew: config.acceptNewSecretKey,
+      now: new Date(),
+    });
+  } catch (err) {
+    await handle.db.destroy();
+    throw err;
+  }
   const storage = await openStorage(config);
   const built = await buildApp({
     config,
@@ -47,6 +60,11 @@ export async function boot(env?: Record<string, string | undefined>): Promise<Bo
     poolUse: handle.poolUse,
   });
   built.app.log.info({ dialect: handle.dialect, applied }, 'database ready');
+  if (keyCheck === 'replaced') {
+    built.app.log.warn(
+      'ACCEPT_NEW_SECRET_KEY: the database now takes this secret key; API tokens and deletion links made with the previous one no longer work (unset it again)',
+    );
+  }
   const firstAdmin = await built.modules.users.service.ensureFirstAdmin(config.admin);
   const closeStorage = () => {
     if ('destroy' in storage && typeof storage.destroy === 'function') storage.destroy();

@@ -26,6 +26,10 @@ const EnvSchema = z.object({
       .optional(),
   ),
   SECRET_KEY: optional.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  ACCEPT_NEW_SECRET_KEY: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
   ADMIN_EMAIL: optional.pipe(Email.optional()),
   ADMIN_PASSWORD: optional.pipe(z.string().min(8, 'must be at least 8 characters').optional()),
   ADMIN_USERNAME: optional.pipe(Username.optional()),
@@ -118,6 +122,8 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | undefined;
   secretKey: string | undefined;
+  /** Start with a secret key other than the one the database was used with (db/key-check.ts). */
+  acceptNewSecretKey: boolean;
   admin: { email?: string; password?: string; username?: string };
   defaultQuotaBytes: number;
   maxUploadBytes: number;
@@ -165,6 +171,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     secretKey: e.SECRET_KEY,
+    acceptNewSecretKey: e.ACCEPT_NEW_SECRET_KEY,
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD, username: e.ADMIN_USERNAME },
     defaultQuotaBytes: e.DEFAULT_QUOTA_BYTES,
     maxUploadBytes: e.MAX_UPLOAD_BYTES,

@@ -14,6 +14,7 @@ import { m0006TagsStats } from './migrations/0006-tags-stats.ts';
 import { m0007Preferences } from './migrations/0007-preferences.ts';
 import { m0008Admin } from './migrations/0008-admin.ts';
 import { m0009JobLeases } from './migrations/0009-job-leases.ts';
+import { m0010KeyCheck } from './migrations/0010-key-check.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
@@ -25,6 +26,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0007-preferences': m0007Preferences,
   '0008-admin': m0008Admin,
   '0009-job-leases': m0009JobLeases,
+  '0010-key-check': m0010KeyCheck,
 };
 
 function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {

@@ -230,6 +230,13 @@ export interface JobLeasesTable {
   expires_at: string;
 }
 
+/** One row: a digest of the secret key this database is used with (db/key-check.ts). */
+export interface KeyCheckTable {
+  name: string;
+  digest: string;
+  recorded_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   uploads: UploadsTable;
@@ -249,6 +256,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   app_locks: AppLocksTable;
   job_leases: JobLeasesTable;
+  key_check: KeyCheckTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
