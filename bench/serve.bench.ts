@@ -15,7 +15,8 @@
  *   npm run serve -w bench
  * BENCH_SECONDS (default 8) per row; BENCH_ROWS=small skips the 100 MiB rows; BENCH_CPU_PROF=dir
  * profiles the servers' CPU during the 10 KiB row into dir (support/cpu-profiler.mjs; read the
- * profiles with `npm run profile -w bench -- dir`).
+ * profiles with `npm run profile -w bench -- dir`); BENCH_SERVER_NODE_OPTIONS is given to the
+ * Upshot server alone.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +36,8 @@ import {
 const DURATION = process.env.BENCH_SECONDS ?? '8';
 const SMALL_ONLY = process.env.BENCH_ROWS === 'small';
 const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
+/** Node options for the Upshot server alone (to try V8 flags), from BENCH_SERVER_NODE_OPTIONS. */
+const serverNodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS ?? '';
 const SMALL_CONNECTIONS = 64;
 const LARGE_CONNECTIONS = 4;
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -197,16 +200,17 @@ const mibps = (m: Measure) => `${fmt(m.mibps, 0).padStart(5)} MiB/s`;
 
 try {
   console.log(
-    `\nServing over loopback, wrk ${DURATION}s per row; references measured beside each engine's rows`,
+    `\nServing over loopback, wrk ${DURATION}s per row; references measured beside each engine's rows${serverNodeOptions ? `; Upshot run with ${serverNodeOptions}` : ''}`,
   );
   await onEachEngine(
     async (label, databaseUrl) => {
       const server = await startServer({
         ...BENCH_ENV,
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        ...(serverNodeOptions ? { NODE_OPTIONS: serverNodeOptions } : {}),
         ...(CPU_PROF
           ? {
-              NODE_OPTIONS: `--import=${path.join(import.meta.dirname, 'support/cpu-profiler.mjs')}`,
+              NODE_OPTIONS: `${serverNodeOptions} --import=${path.join(import.meta.dirname, 'support/cpu-profiler.mjs')}`,
               BENCH_CPU_PROFILE_FILE: path.join(CPU_PROF, `${label}.cpuprofile`),
             }
           : {}),

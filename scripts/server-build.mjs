@@ -10,6 +10,19 @@ const outdir = path.join(root, 'server/dist');
 const out = path.join(outdir, 'main.js');
 const sources = ['server/src', 'server/package.json', 'contract/src'];
 
+/**
+ * Node's options for the built server, as `npm start`, the Dockerfile and the browser tests run
+ * it: source maps for stack traces, and young-generation semi-spaces of at most 4 MiB (Node's
+ * default grows them to 16 MiB), which keeps the heap near 50 MiB during long uploads instead of
+ * letting it climb past 100 MiB (docs/PERFORMANCE.md, "S3"). NODE_OPTIONS that set their own
+ * semi-space size win.
+ */
+export function serverNodeArgs(env = process.env) {
+  const args = ['--enable-source-maps'];
+  if (!/max-semi-space-size/.test(env.NODE_OPTIONS ?? '')) args.push('--max-semi-space-size=4');
+  return args;
+}
+
 export function serverBuildIsStale() {
   if (!fs.existsSync(out)) return true;
   const built = fs.statSync(out).mtimeMs;

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 // @ts-expect-error plain ESM helpers shared with `npm start`, no type declarations
-import { ensureServerBuilt } from '../../scripts/server-build.mjs';
+import { ensureServerBuilt, serverNodeArgs } from '../../scripts/server-build.mjs';
 // @ts-expect-error as above
 import { ensureWebBuilt } from '../../scripts/web-build.mjs';
 
@@ -38,18 +38,20 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-e2e-'));
   const url = `http://127.0.0.1:${port}`;
   let log = '';
-  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', main], {
+  const childEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    ...env,
+  };
+  const nodeArgs = (serverNodeArgs as (env: NodeJS.ProcessEnv) => string[])(childEnv);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, main], {
     cwd: repoRoot,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      ...env,
-    },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => (log += d.toString()));
