@@ -349,6 +349,26 @@ describe('GET /thumb/{code}', () => {
   });
 });
 
+describe.skipIf(!ffmpegAvailable())('a video that is really a playlist', () => {
+  it('gets no thumbnail: ffmpeg never reads the video on the server it names', async () => {
+    // A video on the server's disk that is nobody's upload.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-video-'));
+    const file = path.join(dir, 'elsewhere.ts');
+    execFileSync('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '3'],
+      ...['-f', 'mpegts', file],
+    ]);
+    // An HLS playlist named and typed as an MP4, whose one segment is that file.
+    const playlist = ['#EXTM3U', '#EXT-X-TARGETDURATION:3', '#EXTINF:3,', file, '#EXT-X-ENDLIST'];
+    try {
+      const up = await put('clip.mp4', 'video/mp4', Buffer.from(`${playlist.join('\n')}\n`));
+      expect((await get(`/thumb/${up.shortCode}`)).statusCode).toBe(404);
+    } finally {
+      fs.rmSync(dir, { recursive: true });
+    }
+  });
+});
+
 describe('a large file over a real connection', () => {
   // Past one read: sent through the recycled buffers of file-pump.ts.
   const data = crypto.randomBytes(3 * 1024 * 1024 + 12_345);

@@ -6,6 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -100,6 +102,36 @@ describe.skipIf(!ffmpegAvailable())('a video uploaded to an app on S3', () => {
       width: 400,
       height: 225,
     });
+  });
+
+  it('never lets a video that is really a playlist make ffmpeg fetch the addresses it names', async () => {
+    // An address inside the server's network that a playlist could point ffmpeg at.
+    const hits: string[] = [];
+    const inside = http.createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => inside.listen(0, '127.0.0.1', resolve));
+    const { port } = inside.address() as AddressInfo;
+    try {
+      const playlist = ['#EXTM3U', '#EXT-X-TARGETDURATION:2', '#EXTINF:2,'];
+      playlist.push(`http://127.0.0.1:${port}/internal/segment.ts`, '#EXT-X-ENDLIST', '');
+      const { auth } = await signIn(ctx);
+      const res = await uploadFile(ctx, auth, {
+        filename: 'clip.mp4',
+        contentType: 'video/mp4',
+        data: Buffer.from(playlist.join('\n')),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const up = res.json().upload as { id: string };
+      await vi.waitFor(
+        async () => expect((await rowOf(ctx, up.id)).thumbnail_status).toBe('failed'),
+        { timeout: 30_000, interval: 100 },
+      );
+      expect(hits).toEqual([]);
+    } finally {
+      await new Promise((resolve) => inside.close(resolve));
+    }
   });
 });
 

@@ -72,20 +72,26 @@ const FRAME_TIMEOUT_MS = 20_000;
 const VIDEO_URL_SECONDS = 120;
 
 /**
+ * The containers ffmpeg may read an upload as (its demuxers' names). Never a playlist (HLS,
+ * concat, ...): a "video" that is really a playlist would make ffmpeg read what it names, another
+ * user's file on disk or any address the server can reach, and hand back a frame of it.
+ */
+const VIDEO_FORMATS = 'mov,matroska,avi,mpegts,flv,ogg,asf,mpeg,mpegvideo';
+
+/**
  * One PNG frame from a video, or null (no frame, ffmpeg failed or took too long). The input is
  * a file, or an http(s) URL ffmpeg reads with range requests (seeking as it needs).
  */
 function grabFrame(ffmpeg: string, input: string, atSeconds: number): Promise<Buffer | null> {
+  const protocols = /^https?:\/\//.test(input) ? 'http,https,tcp,tls' : 'file';
   return new Promise((resolve) => {
     const child = spawn(
       ffmpeg,
-      ['-v', 'error', '-ss', String(atSeconds), '-i', input, '-frames:v', '1'].concat([
-        '-f',
-        'image2pipe',
-        '-vcodec',
-        'png',
-        '-',
-      ]),
+      [
+        ...['-v', 'error', '-format_whitelist', VIDEO_FORMATS, '-protocol_whitelist', protocols],
+        ...['-ss', String(atSeconds), '-i', input],
+        ...['-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'],
+      ],
       { stdio: ['ignore', 'pipe', 'ignore'] },
     );
     const chunks: Buffer[] = [];
