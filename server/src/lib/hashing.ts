@@ -1,7 +1,9 @@
 /**
- * SHA-256 of uploads. Small files are hashed as they stream in; past INLINE_HASH_LIMIT the
- * hash is left to hashStream after the bytes are committed, because without CPU SHA extensions
- * hashing runs slower than the disk and would halve upload throughput (see docs/PERFORMANCE.md).
+ * SHA-256 of uploads. Small files are hashed as they stream in; on local disk, past
+ * INLINE_HASH_LIMIT the hash is left to the hasher's thread after the bytes are committed,
+ * because without CPU SHA extensions hashing runs slower than the disk and would halve upload
+ * throughput (see docs/PERFORMANCE.md). Files bound for an object store are hashed inline
+ * whatever their size (uploads/service.ts).
  */
 import crypto from 'node:crypto';
 import { Transform, type Readable } from 'node:stream';

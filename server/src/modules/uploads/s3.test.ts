@@ -54,6 +54,42 @@ const rowOf = (ctx: TestContext, id: string) =>
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
 
+describe('a large simple upload to an app on S3', () => {
+  it('is hashed as it streams in: its digest is in its row, and the store is never read back', async () => {
+    const storage = await s3.storage();
+    const reads: string[] = [];
+    const ctx = await createTestContext(
+      {},
+      {},
+      {
+        wrapStorage: () => ({
+          ...storage,
+          get: (key, range) => {
+            reads.push(key);
+            return storage.get(key, range);
+          },
+        }),
+      },
+    );
+    try {
+      // Past the 16 MiB that local disk hashes inline.
+      const data = crypto.randomBytes(17 * MiB + 123);
+      const { auth } = await signIn(ctx);
+      const res = await uploadFile(ctx, auth, { filename: 'big.bin', data });
+      expect(res.statusCode, res.body).toBe(201);
+      const row = await ctx.handle.db
+        .selectFrom('uploads')
+        .select(['sha256', 'storage_key'])
+        .where('id', '=', res.json().upload.id as string)
+        .executeTakeFirstOrThrow();
+      expect(row.sha256).toBe(crypto.createHash('sha256').update(data).digest('hex'));
+      expect(reads).toEqual([]);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
+
 describe.skipIf(!ffmpegAvailable())('a video uploaded to an app on S3', () => {
   let ctx: TestContext;
   let storage: S3Storage;

@@ -202,14 +202,18 @@ export function createUploadsService(deps: {
     }): Promise<UploadRow> {
       const remaining = await uploads.remainingQuota(input.owner.id);
       const ceiling = Math.min(MAX_SIMPLE_UPLOAD_BYTES, remaining);
-      // A file that will be hashed after the response anyway skips the inline hasher. The
-      // request also carries the multipart envelope and fields, allowed for generously.
+      const storageKey = objectKey('u', newStorageId());
+      // On local disk, a file past the inline limit is hashed after the response on the
+      // hasher's thread, and skips the inline hasher (the request also carries the multipart
+      // envelope and fields, allowed for generously). In an object store every file is hashed
+      // as it streams in: the store takes bytes slower than SHA-256 runs, and hashing it later
+      // would mean downloading it again.
+      const inStore = storage.localPath(storageKey) === null;
       const surelyLarge =
         input.requestBytes !== undefined && input.requestBytes > INLINE_HASH_LIMIT + 64 * 1024;
-      const hashing = surelyLarge ? null : inlineHasher();
+      const hashing = inStore ? inlineHasher(Infinity) : surelyLarge ? null : inlineHasher();
       // pipeline() passes on an error the body had before it was attached, too.
       if (hashing) pipeline(input.body, hashing.stream, () => {});
-      const storageKey = objectKey('u', newStorageId());
       let size: number;
       try {
         ({ size } = await storage.put(storageKey, hashing?.stream ?? input.body, {
