@@ -65,5 +65,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # The server drains on SIGTERM for up to SHUTDOWN_TIMEOUT_MS (10 s by default), plus up to 5 s
 # to close; give `docker stop` more than that (docker stop -t 30, compose stop_grace_period).
 STOPSIGNAL SIGTERM
-# The options `npm start` gives Node (scripts/server-build.mjs, serverNodeArgs).
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=4", "server/dist/main.js"]
+# The options `npm start` gives Node (scripts/server-build.mjs, serverNodeArgs); the young
+# generation's size is in NODE_OPTIONS so that a NODE_OPTIONS of your own replaces it.
+ENV NODE_OPTIONS=--max-semi-space-size=4
+CMD ["node", "--enable-source-maps", "server/dist/main.js"]

@@ -19,7 +19,8 @@ const sources = ['server/src', 'server/package.json', 'contract/src'];
  */
 export function serverNodeArgs(env = process.env) {
   const args = ['--enable-source-maps'];
-  if (!/max-semi-space-size/.test(env.NODE_OPTIONS ?? '')) args.push('--max-semi-space-size=4');
+  if (!/max[-_]semi[-_]space[-_]size/.test(env.NODE_OPTIONS ?? ''))
+    args.push('--max-semi-space-size=4');
   return args;
 }
 

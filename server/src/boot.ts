@@ -3,9 +3,10 @@ import path from 'node:path';
 import { buildApp, type Built } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
-import { checkSecretKey } from './db/key-check.ts';
+import { checkKeyDigest } from './db/key-check.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import type { UserRow } from './db/schema.ts';
+import { decrypt, deriveKeys, keyCheckDigest } from './lib/crypto.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
 import { createLocalStorage } from './storage/local.ts';
 import { createS3Storage, StorageConfigError } from './storage/s3.ts';
@@ -35,39 +36,69 @@ export async function openStorage(config: Config): Promise<Storage> {
   return s3;
 }
 
+/** Why an instance with another secret key than the database's stops (db/key-check.ts). */
+function keyMismatch(config: Config): ConfigError {
+  const source = config.secretKey ? 'SECRET_KEY' : path.join(config.dataDir, 'secret.key');
+  return new ConfigError(
+    [
+      `The secret key (${source}) is not the one this database is used with: API tokens,`,
+      '  deletion links and signed links made with that key would be refused here.',
+      '  Give every instance the same SECRET_KEY: the key the first instance was given, or the one',
+      '  it generated into its DATA_DIR/secret.key (docs/DEPLOYMENT.md, "What the instances must share").',
+      '  To change the key on purpose (every API token and deletion link made so far stops',
+      '  working), start once with ACCEPT_NEW_SECRET_KEY=true.',
+    ].join('\n'),
+  );
+}
+
+function closeStorageOf(storage: Storage | null): void {
+  if (storage && 'destroy' in storage && typeof storage.destroy === 'function') storage.destroy();
+}
+
 export async function boot(env?: Record<string, string | undefined>): Promise<Booted> {
   const config = loadConfig(env);
   const handle = openDatabase(config);
-  const applied = await migrateToLatest(handle);
-  const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
-  let keyCheck: Awaited<ReturnType<typeof checkSecretKey>>;
+  let storage: Storage | null = null;
+  let built: Built | null = null;
   try {
-    keyCheck = await checkSecretKey(handle.db, secretKey, {
-      source: config.secretKey ? 'SECRET_KEY' : path.join(config.dataDir, 'secret.key'),
+    const applied = await migrateToLatest(handle);
+    const secretKey = resolveSecretKey(config.secretKey, config.dataDir);
+    storage = await openStorage(config);
+    const keys = deriveKeys(secretKey);
+    const keyCheck = await checkKeyDigest(handle.db, keyCheckDigest(secretKey), {
       acceptNew: config.acceptNewSecretKey,
       now: new Date(),
+      opensToken: (encrypted) => {
+        try {
+          decrypt(keys.tokenCipher, encrypted);
+          return true;
+        } catch {
+          return false;
+        }
+      },
     });
+    if (keyCheck === 'mismatch') throw keyMismatch(config);
+    built = await buildApp({
+      config,
+      db: handle.db,
+      secretKey,
+      storage,
+      poolUse: handle.poolUse,
+    });
+    built.app.log.info({ dialect: handle.dialect, applied }, 'database ready');
+    if (keyCheck === 'replaced') {
+      built.app.log.warn(
+        'ACCEPT_NEW_SECRET_KEY: the database now takes this secret key; API tokens and deletion links made with the previous one no longer work (unset it again)',
+      );
+    }
+    const firstAdmin = await built.modules.users.service.ensureFirstAdmin(config.admin);
+    const opened = storage;
+    return { ...built, config, handle, firstAdmin, closeStorage: () => closeStorageOf(opened) };
   } catch (err) {
-    await handle.db.destroy();
+    // Nothing of a failed start stays open (a test or a supervisor may try again).
+    await built?.app.close().catch(() => undefined);
+    closeStorageOf(storage);
+    await handle.db.destroy().catch(() => undefined);
     throw err;
   }
-  const storage = await openStorage(config);
-  const built = await buildApp({
-    config,
-    db: handle.db,
-    secretKey,
-    storage,
-    poolUse: handle.poolUse,
-  });
-  built.app.log.info({ dialect: handle.dialect, applied }, 'database ready');
-  if (keyCheck === 'replaced') {
-    built.app.log.warn(
-      'ACCEPT_NEW_SECRET_KEY: the database now takes this secret key; API tokens and deletion links made with the previous one no longer work (unset it again)',
-    );
-  }
-  const firstAdmin = await built.modules.users.service.ensureFirstAdmin(config.admin);
-  const closeStorage = () => {
-    if ('destroy' in storage && typeof storage.destroy === 'function') storage.destroy();
-  };
-  return { ...built, config, handle, firstAdmin, closeStorage };
 }

@@ -1,4 +1,5 @@
 /** Opens SQLite (default) or PostgreSQL. The only place that knows which engine is behind Kysely. */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -214,9 +215,15 @@ const preparedNames = new Map<string, string>();
  * every request (a link's lookup), where parsing and planning cost about as much as running
  * them; not for queries whose text varies (a server keeps every statement a connection
  * prepared until it closes). SQLite caches every statement already (cacheStatements).
+ * Behind PgBouncer in transaction mode this needs PgBouncer 1.21 or later with
+ * max_prepared_statements set (docs/DEPLOYMENT.md).
  */
 export function prepared<T>(query: CompiledQuery<T>): CompiledQuery<T> {
-  if (!preparedNames.has(query.sql)) preparedNames.set(query.sql, `upshot_${preparedNames.size}`);
+  if (!preparedNames.has(query.sql)) {
+    // Named after the text, so every process gives one text the same name.
+    const digest = crypto.createHash('sha256').update(query.sql).digest('hex').slice(0, 24);
+    preparedNames.set(query.sql, `upshot_${digest}`);
+  }
   return query;
 }
 

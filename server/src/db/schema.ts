@@ -232,7 +232,8 @@ export interface JobLeasesTable {
 
 /** One row: a digest of the secret key this database is used with (db/key-check.ts). */
 export interface KeyCheckTable {
-  name: string;
+  /** Always 1: the table has one row. */
+  id: number;
   digest: string;
   recorded_at: string;
 }

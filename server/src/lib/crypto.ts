@@ -13,6 +13,16 @@ export function deriveKeys(secretKey: string): Keys {
   };
 }
 
+/**
+ * What the database keeps to recognize its secret key (db/key-check.ts): a key derived for
+ * that alone, from which neither SECRET_KEY nor the other keys can be worked out.
+ */
+export function keyCheckDigest(secretKey: string): string {
+  return Buffer.from(crypto.hkdfSync('sha256', secretKey, 'upshot', 'key-check', 32)).toString(
+    'hex',
+  );
+}
+
 export function randomToken(bytes = 32): string {
   return crypto.randomBytes(bytes).toString('base64url');
 }
