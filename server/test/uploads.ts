@@ -1,5 +1,9 @@
-/** Uploads for API tests: multipart bodies, uploads over HTTP, rows written directly. */
+/** Uploads for API tests: multipart bodies, uploads over HTTP, rows written directly, videos. */
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { NewUploadRow } from '../src/db/schema.ts';
 import type { TestContext } from './context.ts';
 
@@ -103,4 +107,29 @@ export async function viewsOf(ctx: TestContext, uploadId: string): Promise<numbe
     .where('id', '=', uploadId)
     .executeTakeFirstOrThrow();
   return Number(row.views);
+}
+
+/**
+ * A 640x360 test-pattern video made by ffmpeg (which the caller checked is there): an MP4 by
+ * default, whose index (moov) comes after the frames, so reading it means seeking.
+ */
+export function testVideo(options: { seconds?: number; format?: 'mp4' | 'mpegts' } = {}): Buffer {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-video-'));
+  const file = path.join(dir, 'video');
+  try {
+    execFileSync('ffmpeg', [
+      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=10'],
+      ...['-t', String(options.seconds ?? 2), '-pix_fmt', 'yuv420p'],
+      ...['-f', options.format ?? 'mp4', file],
+    ]);
+    return fs.readFileSync(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** An HLS playlist (what a "video" must never make ffmpeg follow) of one segment at this address. */
+export function hlsPlaylist(segment: string): Buffer {
+  const lines = ['#EXTM3U', '#EXT-X-TARGETDURATION:2', '#EXTINF:2,', segment, '#EXT-X-ENDLIST'];
+  return Buffer.from(`${lines.join('\n')}\n`);
 }

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testEngine, type TestDatabase } from '../../test/context.ts';
 import { boot } from '../boot.ts';
 import { ConfigError } from '../config.ts';
+import { openDatabase } from './database.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -78,15 +79,9 @@ describe('the secret key the database is used with', () => {
     const { database, dataDir } = await newDatabase();
     // The first start creates the first administrator, whose API token is encrypted with KEY_A.
     await start(database, dataDir(), { SECRET_KEY: KEY_A });
-    const forget = await boot({
-      DATA_DIR: dataDir(),
-      LOG_LEVEL: 'silent',
-      SECRET_KEY: KEY_A,
-      ...(database.url ? { DATABASE_URL: database.url } : {}),
-    });
-    await forget.handle.db.deleteFrom('key_check').execute();
-    await forget.app.close();
-    await forget.handle.db.destroy();
+    const handle = openDatabase({ databaseUrl: database.url, dataDir: dataDir() });
+    await handle.db.deleteFrom('key_check').execute();
+    await handle.db.destroy();
 
     await refusal(database, dataDir(), { SECRET_KEY: KEY_B });
     await start(database, dataDir(), { SECRET_KEY: KEY_A });

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -8,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { signIn } from '../../../test/users.ts';
-import { uploadFile } from '../../../test/uploads.ts';
+import { hlsPlaylist, testVideo, uploadFile } from '../../../test/uploads.ts';
 import { FILE_CSP } from './content-policy.ts';
 import { ffmpegAvailable } from '../uploads/index.ts';
 
@@ -322,23 +321,7 @@ describe('GET /thumb/{code}', () => {
   });
 
   it.skipIf(!ffmpegAvailable())('grabs a frame of a video with ffmpeg', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-video-'));
-    const file = path.join(dir, 'v.mp4');
-    execFileSync('ffmpeg', [
-      '-v',
-      'error',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc=size=640x360:rate=10',
-      '-t',
-      '2',
-      '-pix_fmt',
-      'yuv420p',
-      file,
-    ]);
-    const up = await put('v.mp4', 'video/mp4', fs.readFileSync(file));
-    fs.rmSync(dir, { recursive: true });
+    const up = await put('v.mp4', 'video/mp4', testVideo());
     const res = await get(`/thumb/${up.shortCode}`);
     expect(res.statusCode).toBe(200);
     expect(await sharp(res.rawPayload).metadata()).toMatchObject({
@@ -354,14 +337,10 @@ describe.skipIf(!ffmpegAvailable())('a video that is really a playlist', () => {
     // A video on the server's disk that is nobody's upload.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-video-'));
     const file = path.join(dir, 'elsewhere.ts');
-    execFileSync('ffmpeg', [
-      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=320x240:rate=10', '-t', '3'],
-      ...['-f', 'mpegts', file],
-    ]);
-    // An HLS playlist named and typed as an MP4, whose one segment is that file.
-    const playlist = ['#EXTM3U', '#EXT-X-TARGETDURATION:3', '#EXTINF:3,', file, '#EXT-X-ENDLIST'];
+    fs.writeFileSync(file, testVideo({ seconds: 3, format: 'mpegts' }));
     try {
-      const up = await put('clip.mp4', 'video/mp4', Buffer.from(`${playlist.join('\n')}\n`));
+      // An HLS playlist named and typed as an MP4, whose one segment is that file.
+      const up = await put('clip.mp4', 'video/mp4', hlsPlaylist(file));
       expect((await get(`/thumb/${up.shortCode}`)).statusCode).toBe(404);
     } finally {
       fs.rmSync(dir, { recursive: true });

@@ -6,8 +6,10 @@
 import crypto from 'node:crypto';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { uploadFile } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
 import type { Storage } from '../../storage/storage.ts';
 
@@ -30,9 +32,11 @@ function logLines() {
 /** Local storage whose reads fail while `broken.on` is true. */
 function breakable() {
   const broken = { on: false };
+  const gone = () => Promise.reject(new Error('disk gone'));
   const wrap = (storage: Storage): Storage => ({
     ...storage,
-    size: (key) => (broken.on ? Promise.reject(new Error('disk gone')) : storage.size(key)),
+    size: (key) => (broken.on ? gone() : storage.size(key)),
+    get: (key, range) => (broken.on ? gone() : storage.get(key, range)),
   });
   return { broken, wrap };
 }
@@ -87,6 +91,35 @@ describe('GET /api/health and /api/health/ready', () => {
       reqId: 'probe-7',
       failed: [{ part: 'storage', reason: 'disk gone' }],
     });
+  });
+
+  it("logs a thumbnail the store could not give on the link request's line, with its id", async () => {
+    const { auth } = await signIn(ctx);
+    const png = await sharp({
+      create: { width: 40, height: 30, channels: 3, background: '#08f' },
+    })
+      .png()
+      .toBuffer();
+    storage.broken.on = true;
+    try {
+      const up = (await uploadFile(ctx, auth, { filename: 'a.png', data: png })).json().upload as {
+        id: string;
+        shortCode: string;
+      };
+      const res = await ctx.app.inject({
+        method: 'GET',
+        url: `/thumb/${up.shortCode}`,
+        headers: { 'x-request-id': 'thumb-9' },
+      });
+      expect(res.statusCode).toBe(404);
+      expect(log.lines.find((l) => l.msg === 'could not make the thumbnail')).toMatchObject({
+        reqId: 'thumb-9',
+        uploadId: up.id,
+        err: { message: 'disk gone' },
+      });
+    } finally {
+      storage.broken.on = false;
+    }
   });
 
   it('answers 503 naming the database, and liveness still 200, when the database is gone', async () => {

@@ -3,12 +3,9 @@
  * reads the video through a presigned URL, as there is no local file), and the orphan sweep
  * over a bucket (objects, and multipart uploads of chunked sessions and of nothing).
  */
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
@@ -18,7 +15,7 @@ import type { S3Storage } from '../../storage/s3.ts';
 import { completeChunked, sendChunk, startChunked } from '../../../test/chunked-uploads.ts';
 import { createTestContext, filesUnder, type TestContext } from '../../../test/context.ts';
 import { startS3, type TestS3 } from '../../../test/s3.ts';
-import { uploadFile } from '../../../test/uploads.ts';
+import { hlsPlaylist, testVideo, uploadFile } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
 import { ffmpegAvailable } from './index.ts';
 
@@ -79,7 +76,7 @@ describe('a large simple upload to an app on S3', () => {
       expect(res.statusCode, res.body).toBe(201);
       const row = await ctx.handle.db
         .selectFrom('uploads')
-        .select(['sha256', 'storage_key'])
+        .select('sha256')
         .where('id', '=', res.json().upload.id as string)
         .executeTakeFirstOrThrow();
       expect(row.sha256).toBe(crypto.createHash('sha256').update(data).digest('hex'));
@@ -99,15 +96,8 @@ describe.skipIf(!ffmpegAvailable())('a video uploaded to an app on S3', () => {
   afterAll(() => ctx?.close());
 
   it('gets its thumbnail: ffmpeg reads the video from the store through a presigned URL', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-video-'));
-    const file = path.join(dir, 'v.mp4');
-    // ffmpeg writes the index (moov) after the frames: reading it means seeking by Range.
-    execFileSync('ffmpeg', [
-      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=10', '-t', '2'],
-      ...['-pix_fmt', 'yuv420p', file],
-    ]);
-    const video = fs.readFileSync(file);
-    fs.rmSync(dir, { recursive: true });
+    // An MP4 with its index after the frames: ffmpeg reads it by Range.
+    const video = testVideo();
     const { auth } = await signIn(ctx);
     const res = await uploadFile(ctx, auth, {
       filename: 'clip.mp4',
@@ -150,13 +140,11 @@ describe.skipIf(!ffmpegAvailable())('a video uploaded to an app on S3', () => {
     await new Promise<void>((resolve) => inside.listen(0, '127.0.0.1', resolve));
     const { port } = inside.address() as AddressInfo;
     try {
-      const playlist = ['#EXTM3U', '#EXT-X-TARGETDURATION:2', '#EXTINF:2,'];
-      playlist.push(`http://127.0.0.1:${port}/internal/segment.ts`, '#EXT-X-ENDLIST', '');
       const { auth } = await signIn(ctx);
       const res = await uploadFile(ctx, auth, {
         filename: 'clip.mp4',
         contentType: 'video/mp4',
-        data: Buffer.from(playlist.join('\n')),
+        data: hlsPlaylist(`http://127.0.0.1:${port}/internal/segment.ts`),
       });
       expect(res.statusCode, res.body).toBe(201);
       const up = res.json().upload as { id: string };
