@@ -24,15 +24,16 @@ import { createTagsModule } from './modules/tags/index.ts';
 import { createLinks, createUploadsModule, ffmpegAvailable } from './modules/uploads/index.ts';
 import { createUploadersModule } from './modules/uploaders/index.ts';
 import { createUsersModule } from './modules/users/index.ts';
-import { registerAuth } from './plugins/auth.ts';
+import { authStep } from './plugins/auth.ts';
 import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerFormBody } from './plugins/form-body.ts';
 import { createMetrics } from './plugins/metrics.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { registerRequestContext, requestIdOf } from './plugins/request-context.ts';
-import { registerRouteTable } from './plugins/route-table.ts';
-import { registerSecurityHeaders, securityHeaders } from './plugins/security.ts';
+import { echoRequestId, requestIdOf } from './plugins/request-context.ts';
+import { registerRequestSteps } from './plugins/request-steps.ts';
+import { checkAccess, registerRouteTable } from './plugins/route-table.ts';
+import { securityHeaders, securityHeadersStep } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { createLocalStorage } from './storage/local.ts';
 import type { Storage } from './storage/storage.ts';
@@ -203,12 +204,16 @@ export async function buildApp(deps: AppDeps) {
   };
   const all = Object.values(modules);
 
-  registerRequestContext(app);
-  metrics?.register(app);
   registerErrorHandler(app);
   const security = securityHeaders({ publicUrl: config.publicUrl });
-  registerSecurityHeaders(app, security);
-  registerAuth(app, auth.service);
+  // Every request's steps before its route, in this order, run by one hook.
+  registerRequestSteps(app, [
+    echoRequestId,
+    ...(metrics ? [metrics.measure] : []),
+    securityHeadersStep(security),
+    authStep(app, auth.service),
+    checkAccess,
+  ]);
   registerMultipart(app);
   registerFormBody(app);
   await registerOpenApi(app, { publicUrl: config.publicUrl, version: config.version });

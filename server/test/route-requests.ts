@@ -7,9 +7,10 @@ import Fastify, { type InjectOptions, type LightMyRequestResponse } from 'fastif
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { AuthService } from '../src/modules/auth/index.ts';
-import { registerAuth } from '../src/plugins/auth.ts';
+import { authStep } from '../src/plugins/auth.ts';
 import { registerErrorHandler } from '../src/plugins/errors.ts';
-import { registerRouteTable, type RouteDef } from '../src/plugins/route-table.ts';
+import { registerRequestSteps } from '../src/plugins/request-steps.ts';
+import { checkAccess, registerRouteTable, type RouteDef } from '../src/plugins/route-table.ts';
 import { CONTROL_SAMPLES, formFields, setAt, stringPaths, withControl } from './bad-input.ts';
 import { multipart } from './uploads.ts';
 
@@ -92,11 +93,14 @@ export function expectExactShape(value: unknown, schema: z.ZodType, at = 'body')
   }
 }
 
-/** A bare app with the route-table plugin and the real auth: for entries the table lacks. */
+/**
+ * A bare app with the route table and the real credential and access steps: for entries the
+ * table lacks.
+ */
 export async function routeTableApp(auth: AuthService, routes: RouteDef[]) {
   const app = Fastify();
   registerErrorHandler(app);
-  registerAuth(app, auth);
+  registerRequestSteps(app, [authStep(app, auth), checkAccess]);
   registerRouteTable(app, routes);
   await app.ready();
   return app;

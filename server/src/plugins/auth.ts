@@ -6,6 +6,7 @@
 import { API_TOKEN_HEADER } from '@upshot/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Auth, AuthService } from '../modules/auth/index.ts';
+import type { RequestStep } from './request-steps.ts';
 
 export type { Auth };
 
@@ -15,24 +16,21 @@ declare module 'fastify' {
   }
 }
 
-export function registerAuth(app: FastifyInstance, authService: AuthService): void {
+/**
+ * Declares request.auth and gives the step that sets it. A request without credentials (every
+ * public link) returns at once, costing no promise.
+ */
+export function authStep(app: FastifyInstance, authService: AuthService): RequestStep {
   app.decorateRequest('auth', null);
   async function authenticate(request: FastifyRequest, bearer?: string, apiToken?: string) {
     if (bearer) request.auth = await authService.authenticateSession(bearer);
     if (!request.auth && apiToken) request.auth = await authService.authenticateApiToken(apiToken);
   }
-  // A callback hook: a request without credentials (every public link) costs no promise.
-  app.addHook('onRequest', (request, _reply, done) => {
+  return (request) => {
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     const header = request.headers[API_TOKEN_HEADER];
     const apiToken = typeof header === 'string' && header.length > 0 ? header : undefined;
-    if (!bearer && !apiToken) {
-      done();
-      return;
-    }
-    authenticate(request, bearer, apiToken).then(
-      () => done(),
-      (err: unknown) => done(err as Error),
-    );
-  });
+    if (!bearer && !apiToken) return;
+    return authenticate(request, bearer, apiToken);
+  };
 }

@@ -5,8 +5,8 @@
  * aborted ones are counted too. The route label is the route's pattern, never the URL.
  */
 import { ROUTES } from '@upshot/contract';
-import type { FastifyInstance } from 'fastify';
 import client from 'prom-client';
+import type { RequestStep } from './request-steps.ts';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -94,29 +94,26 @@ export function createMetrics(deps: {
       jobRuns.inc({ job, outcome });
       jobDuration.observe({ job }, seconds);
     },
-    /** Measures every request of app. */
-    register: (app: FastifyInstance) => {
-      app.addHook('onRequest', (request, reply, done) => {
-        const started = process.hrtime.bigint();
-        const route = request.routeOptions.url ?? 'unmatched';
-        const upload = UPLOAD_ROUTES.has(route);
-        if (upload) uploadsInFlight.inc();
-        reply.raw.once('close', () => {
-          if (upload) uploadsInFlight.dec();
-          const res = reply.raw;
-          const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-          const labels = { method: request.method, route, status };
-          requests.inc(labels);
-          duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-          if (!res.writableFinished || res.statusCode >= 300) return;
-          if (upload) {
-            uploadedBytes.inc(Number(request.headers['content-length']) || 0);
-          } else if (SERVED_ROUTES.has(route) && request.method === 'GET') {
-            servedBytes.inc(Number(reply.getHeader('content-length')) || 0);
-          }
-        });
-        done();
+    /** The step that measures a request. */
+    measure: ((request, reply) => {
+      const started = process.hrtime.bigint();
+      const route = request.routeOptions.url ?? 'unmatched';
+      const upload = UPLOAD_ROUTES.has(route);
+      if (upload) uploadsInFlight.inc();
+      reply.raw.once('close', () => {
+        if (upload) uploadsInFlight.dec();
+        const res = reply.raw;
+        const status = res.writableFinished ? String(res.statusCode) : 'aborted';
+        const labels = { method: request.method, route, status };
+        requests.inc(labels);
+        duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+        if (!res.writableFinished || res.statusCode >= 300) return;
+        if (upload) {
+          uploadedBytes.inc(Number(request.headers['content-length']) || 0);
+        } else if (SERVED_ROUTES.has(route) && request.method === 'GET') {
+          servedBytes.inc(Number(reply.getHeader('content-length')) || 0);
+        }
       });
-    },
+    }) satisfies RequestStep,
   };
 }

@@ -12,7 +12,7 @@
  */
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { RequestStep } from './request-steps.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** What an incoming id may be: short, and nothing a log or a header could trip on. */
@@ -24,9 +24,7 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
 }
 
-export function registerRequestContext(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header(REQUEST_ID_HEADER, request.id);
-    done();
-  });
-}
+/** The step that echoes the request's id in its answer. */
+export const echoRequestId: RequestStep = (request, reply) => {
+  reply.header(REQUEST_ID_HEADER, request.id);
+};

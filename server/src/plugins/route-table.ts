@@ -3,7 +3,8 @@
  * handler (`route(API.x, handler)`), and this file turns the pair into a Fastify route whose
  * params, query and body are validated by the entry's zod schemas and whose answer is
  * serialized through its response schema, so a field that is not in the contract never leaves
- * the server. Access (public, user, admin) is checked before the body is read.
+ * the server. Access (public, user, admin) is checked before the body is read, by checkAccess
+ * (one of the request steps app.ts runs on every request).
  */
 import { API, ErrorBody, type Endpoint } from '@upshot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
@@ -12,6 +13,7 @@ import type { z } from 'zod';
 import { ForbiddenError, PasswordChangeRequiredError, UnauthorizedError } from '../errors.ts';
 import { toValidationError } from '../lib/validate.ts';
 import type { Auth } from './auth.ts';
+import type { RequestStep } from './request-steps.ts';
 // The route config's ownSecurityHeaders is declared there.
 import type {} from './security.ts';
 
@@ -77,16 +79,19 @@ const WHILE_PASSWORD_MUST_CHANGE: ReadonlySet<Endpoint> = new Set([
   API.logout,
 ]);
 
-function guard(endpoint: Endpoint) {
-  const { access } = endpoint;
-  return async (request: FastifyRequest) => {
-    if (!request.auth) throw new UnauthorizedError();
-    if (request.auth.user.mustChangePassword && !WHILE_PASSWORD_MUST_CHANGE.has(endpoint)) {
-      throw new PasswordChangeRequiredError();
-    }
-    if (access === 'admin' && request.auth.user.role !== 'admin') throw new ForbiddenError();
-  };
-}
+/**
+ * The step that holds a route to its entry's access rule (after the credentials' step): public
+ * entries, and requests that matched no route, have nothing to check.
+ */
+export const checkAccess: RequestStep = (request) => {
+  const endpoint = request.routeOptions.config.endpoint;
+  if (!endpoint || endpoint.access === 'public') return;
+  if (!request.auth) throw new UnauthorizedError();
+  if (request.auth.user.mustChangePassword && !WHILE_PASSWORD_MUST_CHANGE.has(endpoint)) {
+    throw new PasswordChangeRequiredError();
+  }
+  if (endpoint.access === 'admin' && request.auth.user.role !== 'admin') throw new ForbiddenError();
+};
 
 /**
  * The keys of a schema that is exactly an object of unconstrained strings (the links' path
@@ -147,8 +152,6 @@ export function registerRouteTable(app: FastifyInstance, routes: readonly RouteD
       schema: routeSchema(endpoint),
       // A page of the app's own (HTML) takes the app's headers; files set their own.
       config: { endpoint, ownSecurityHeaders: raw && !endpoint.produces?.includes('text/html') },
-      // Public entries have nothing to check (and so no hook to run on every download).
-      ...(endpoint.access === 'public' ? {} : { onRequest: guard(endpoint) }),
       handler: async (request, reply) => {
         reply.status(status);
         const answer = await handler({

@@ -5,8 +5,8 @@
  * (a sandbox; see serving/presenter.ts). Computing them once keeps them off the hot path.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
+import type { RequestStep } from './request-steps.ts';
 
 export type SecurityHeaders = Readonly<Record<string, string>>;
 
@@ -50,11 +50,11 @@ export function securityHeaders(options: { publicUrl: string }): SecurityHeaders
   return Object.freeze(headers);
 }
 
-export function registerSecurityHeaders(app: FastifyInstance, headers: SecurityHeaders): void {
-  app.addHook('onRequest', (request, reply, done) => {
+/** The step that sets them on every answer but those of routes that set their own. */
+export function securityHeadersStep(headers: SecurityHeaders): RequestStep {
+  return (request, reply) => {
     if (!request.routeOptions.config.ownSecurityHeaders) reply.headers(headers);
-    done();
-  });
+  };
 }
 
 declare module 'fastify' {
