@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics (prom-client), kept only when METRICS_TOKEN is set: without it nothing is
- * measured and no hook runs. Requests are counted when their connection is done with them
- * ('close' on the raw response), so downloads sent outside Fastify's reply (the file pump) and
- * aborted ones are counted too. The route label is the route's pattern, never the URL.
+ * measured and no request step runs. Requests are counted when their connection is done with
+ * them ('close' on the raw response), so downloads sent outside Fastify's reply (the file pump)
+ * and aborted ones are counted too. The route label is the route's pattern, never the URL.
  */
 import { ROUTES } from '@upshot/contract';
 import client from 'prom-client';
@@ -95,9 +95,9 @@ export function createMetrics(deps: {
       jobDuration.observe({ job }, seconds);
     },
     /** The step that measures a request. */
-    measure: ((request, reply) => {
+    measure: ((request, reply, config) => {
       const started = process.hrtime.bigint();
-      const route = request.routeOptions.url ?? 'unmatched';
+      const route = (config.url as string | undefined) ?? 'unmatched';
       const upload = UPLOAD_ROUTES.has(route);
       if (upload) uploadsInFlight.inc();
       reply.raw.once('close', () => {

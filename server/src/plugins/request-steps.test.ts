@@ -1,13 +1,13 @@
 /**
  * The request steps: run in order before the route, an asynchronous step holds the ones after
- * it, a step that throws or rejects refuses the request and stops the rest. And they stay one
- * hook: no plugin or module adds an `onRequest` hook of its own (request-steps.ts says why).
+ * it, a step that throws or rejects (with anything) refuses the request and stops the rest. And
+ * they stay the one `onRequest` hook of every route the app has (request-steps.ts says why).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTestContext } from '../../test/context.ts';
 import { registerRequestSteps, type RequestStep } from './request-steps.ts';
+import { checkAccess, registerRouteTable } from './route-table.ts';
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -79,21 +79,49 @@ describe('request steps', () => {
     expect(after).toBe(0);
   });
 
-  it('are the only onRequest hook: no plugin or module adds one of its own', () => {
-    const src = path.resolve(import.meta.dirname, '..');
-    const hooks: string[] = [];
-    const walk = (dir: string) => {
-      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-        const file = path.join(dir, entry.name);
-        if (entry.isDirectory()) walk(file);
-        else if (/(?<!\.test)\.ts$/.test(entry.name)) {
-          const text = fs.readFileSync(file, 'utf8');
-          const found = text.match(/addHook\(\s*['"]onRequest['"]|\bonRequest\s*:/g) ?? [];
-          hooks.push(...found.map(() => path.relative(src, file)));
-        }
-      }
-    };
-    walk(src);
-    expect(hooks).toEqual([path.join('plugins', 'request-steps.ts')]);
+  it('a step that throws after one that waited refuses the request', async () => {
+    const answer = await get([
+      waitingStep('a', 5),
+      () => {
+        throw new Error('changed its mind');
+      },
+    ]);
+    expect(answer).toEqual({ status: 403, body: { refused: 'changed its mind' } });
+  });
+
+  it('a step that rejects with nothing still refuses the request', async () => {
+    let after = 0;
+    const answer = await get([() => Promise.reject(undefined), () => void after++]);
+    expect(answer).toEqual({
+      status: 403,
+      body: { refused: 'a request step failed: undefined' },
+    });
+    expect(after).toBe(0);
+  });
+
+  it("are given the matched route's config", async () => {
+    let seen: unknown;
+    await get([(_request, _reply, route) => void (seen = route.url)]);
+    expect(seen).toBe('/');
+  });
+
+  it('the route table will not register routes unless the access step runs', () => {
+    const bare = Fastify();
+    expect(() => registerRouteTable(bare, [])).toThrow(/checkAccess/);
+    const stepped = Fastify();
+    registerRequestSteps(stepped, [checkAccess]);
+    expect(() => registerRouteTable(stepped, [])).not.toThrow();
+  });
+
+  it('are the only onRequest hook of every route of the app', async () => {
+    const ctx = await createTestContext();
+    try {
+      const printed = ctx.app.printRoutes({ includeHooks: true, commonPrefix: false });
+      const lists = [...printed.matchAll(/\(onRequest\) (\[.*\])/g)].map((m) => m[1]);
+      expect(lists.length).toBeGreaterThan(50);
+      expect(new Set(lists)).toEqual(new Set(['["requestSteps()"]']));
+    } finally {
+      await ctx.close();
+    }
   });
 });

@@ -317,6 +317,14 @@ describe('access', () => {
     },
   );
 
+  it.each(nonPublic.filter(([, e]) => e.method === 'GET'))(
+    '%s answers HEAD with 401 without credentials too',
+    async (_, e) => {
+      const res = await send({ ...anonymous(e, {}), method: 'HEAD' });
+      expect(res.statusCode).toBe(401);
+    },
+  );
+
   it('every admin entry answers 403 to a plain user (the table may have none)', async () => {
     for (const [name, e] of adminOnly) {
       const res = await send(anonymous(e, owner.auth));

@@ -83,8 +83,8 @@ const WHILE_PASSWORD_MUST_CHANGE: ReadonlySet<Endpoint> = new Set([
  * The step that holds a route to its entry's access rule (after the credentials' step): public
  * entries, and requests that matched no route, have nothing to check.
  */
-export const checkAccess: RequestStep = (request) => {
-  const endpoint = request.routeOptions.config.endpoint;
+export const checkAccess: RequestStep = (request, _reply, route) => {
+  const { endpoint } = route;
   if (!endpoint || endpoint.access === 'public') return;
   if (!request.auth) throw new UnauthorizedError();
   if (request.auth.user.mustChangePassword && !WHILE_PASSWORD_MUST_CHANGE.has(endpoint)) {
@@ -138,6 +138,10 @@ export function compileValidator(schema: z.ZodType) {
 
 /** Validation through the contract's zod schemas, with the message naming the field. */
 export function registerRouteTable(app: FastifyInstance, routes: readonly RouteDef[]): void {
+  // The entries' access rules hold only where the access step runs: no routes without it.
+  if (!app.hasDecorator('requestSteps') || !app.requestSteps.includes(checkAccess)) {
+    throw new Error('registerRouteTable: register checkAccess among the request steps first');
+  }
   app.setValidatorCompiler<z.ZodType>(({ schema }) => compileValidator(schema));
   app.setSerializerCompiler(serializerCompiler);
 

@@ -52,8 +52,8 @@ export function securityHeaders(options: { publicUrl: string }): SecurityHeaders
 
 /** The step that sets them on every answer but those of routes that set their own. */
 export function securityHeadersStep(headers: SecurityHeaders): RequestStep {
-  return (request, reply) => {
-    if (!request.routeOptions.config.ownSecurityHeaders) reply.headers(headers);
+  return (_request, reply, route) => {
+    if (!route.ownSecurityHeaders) reply.headers(headers);
   };
 }
 
