@@ -68,4 +68,4 @@ STOPSIGNAL SIGTERM
 # The options `npm start` gives Node (scripts/server-build.mjs, serverNodeArgs); the young
 # generation's size is in NODE_OPTIONS so that a NODE_OPTIONS of your own replaces it.
 ENV NODE_OPTIONS=--max-semi-space-size=4
-CMD ["node", "--enable-source-maps", "server/dist/main.js"]
+CMD ["node", "--enable-source-maps", "--no-memory-reducer", "server/dist/main.js"]
