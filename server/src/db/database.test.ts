@@ -1,6 +1,7 @@
 /**
  * SQLite shared with another process: its write lock is waited for on a timer, not in SQLite.
- * PostgreSQL: queries marked prepared() run as named statements.
+ * PostgreSQL: queries marked prepared() run as named statements; the pool keeps connections
+ * open through a quiet spell.
  */
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, testEngine, type TestContext } from '../../test/context.ts';
 import { uploadFile } from '../../test/uploads.ts';
 import { signIn } from '../../test/users.ts';
-import { prepared } from './database.ts';
+import { openDatabase, POOL_KEPT_OPEN, prepared } from './database.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -78,6 +79,71 @@ describe('prepared statements', () => {
         { statement: marked.sql, from_sql: false, runs: 2 },
       ]);
       expect(statements.map((row) => row.statement)).not.toContain(plain.sql);
+    },
+  );
+});
+
+describe('the PostgreSQL pool through a quiet spell', () => {
+  it.skipIf(testEngine !== 'postgres')(
+    'keeps its first connections open after the idle time closes the others (it closed all)',
+    async () => {
+      const idleMs = 20;
+      const handle = openDatabase({
+        databaseUrl: ctx.config.databaseUrl,
+        dataDir: ctx.dataDir,
+        poolIdleMs: idleMs,
+      });
+      try {
+        const backend: CompiledQuery<{ pid: number }> = CompiledQuery.raw(
+          'select pg_backend_pid() as pid, pg_sleep(0.05)',
+        );
+        // Four queries at once: four connections.
+        const first = await Promise.all(
+          Array.from({ length: 4 }, () => handle.db.executeQuery(backend)),
+        );
+        expect(new Set(first.map((r) => r.rows[0]!.pid)).size).toBe(4);
+        expect(handle.poolUse()?.total).toBe(4);
+        // The two above the kept ones close once idle...
+        for (let i = 0; i < 500 && handle.poolUse()!.total > POOL_KEPT_OPEN; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        expect(handle.poolUse()?.total).toBe(POOL_KEPT_OPEN);
+        // ...and the kept ones stay, idle many times as long, and are the ones used next.
+        await new Promise((resolve) => setTimeout(resolve, idleMs * 10));
+        expect(handle.poolUse()).toEqual({
+          total: POOL_KEPT_OPEN,
+          idle: POOL_KEPT_OPEN,
+          waiting: 0,
+        });
+        const next = await handle.db.executeQuery(backend);
+        expect(first.map((r) => r.rows[0]!.pid)).toContain(next.rows[0]!.pid);
+      } finally {
+        await handle.db.destroy();
+      }
+    },
+  );
+
+  it.skipIf(testEngine !== 'postgres')(
+    'a kept connection the server closes is replaced: the next query succeeds',
+    async () => {
+      // The server ends each session idle for 100 ms.
+      const url = new URL(ctx.config.databaseUrl!);
+      url.searchParams.set('options', '-c idle_session_timeout=100');
+      const handle = openDatabase({ databaseUrl: url.toString(), dataDir: ctx.dataDir });
+      try {
+        const backend: CompiledQuery<{ pid: number }> = CompiledQuery.raw(
+          'select pg_backend_pid() as pid',
+        );
+        const before = (await handle.db.executeQuery(backend)).rows[0]!.pid;
+        for (let i = 0; i < 500 && handle.poolUse()!.total > 0; i++) {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        expect(handle.poolUse()?.total).toBe(0);
+        const after = (await handle.db.executeQuery(backend)).rows[0]!.pid;
+        expect(after).not.toBe(before);
+      } finally {
+        await handle.db.destroy();
+      }
     },
   );
 });
