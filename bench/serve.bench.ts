@@ -9,14 +9,16 @@
  * - nginx (one worker, sendfile) serving the same bytes from the same disk.
  *
  * wrk over loopback, one thread: 64 connections for the 10 KiB rows, 4 for the 100 MiB rows
- * (a throughput row, as before); p99 from `wrk --latency`. PostgreSQL gets a fresh database at
- * BENCH_DATABASE_URL, TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres,
- * created and dropped by the run. Needs nginx and wrk (apt-get install nginx-light wrk).
+ * (a throughput row, as before); p99 from `wrk --latency`. The 10 KiB figure is the median of
+ * BENCH_ROUNDS (default 3) rounds, each Upshot row between two rows of the trivial route (so
+ * each follows the same wait). PostgreSQL gets a fresh database at BENCH_DATABASE_URL,
+ * TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres, created and dropped by
+ * the run. Needs nginx and wrk (apt-get install nginx-light wrk).
  *   npm run serve -w bench
  * BENCH_SECONDS (default 8) per row; BENCH_ROWS=small skips the 100 MiB rows; BENCH_CPU_PROF=dir
- * profiles the servers' CPU during the 10 KiB row into dir (support/cpu-profiler.mjs; read the
- * profiles with `npm run profile -w bench -- dir`); BENCH_SERVER_NODE_OPTIONS is given to the
- * Upshot server alone.
+ * profiles the servers' CPU during the first 10 KiB round into dir (support/cpu-profiler.mjs;
+ * read the profiles with `npm run profile -w bench -- dir`); BENCH_SERVER_NODE_OPTIONS is given
+ * to the Upshot server alone.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,6 +40,8 @@ const SMALL_ONLY = process.env.BENCH_ROWS === 'small';
 const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
 /** Node options for the Upshot server alone (to try V8 flags), from BENCH_SERVER_NODE_OPTIONS. */
 const serverNodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS ?? '';
+/** Rounds of Upshot's 10 KiB row, each between two rows of the trivial route. */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '3');
 const SMALL_CONNECTIONS = 64;
 const LARGE_CONNECTIONS = 4;
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -192,6 +196,11 @@ const fastifyPort = await freePort();
 const fastify = await startTrivialFastify(path.join(work, 'small.bin'), fastifyPort);
 const fastifyUrl = `http://127.0.0.1:${fastifyPort}/small.bin`;
 
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 const pct = (a: number, b: number) => `${fmt((a / b) * 100, 0)}%`;
 const rps = (m: Measure) => `${fmt(m.rps, 0).padStart(6)} req/s`;
 const p99 = (m: Measure) =>
@@ -238,23 +247,37 @@ try {
           '2',
         );
         wrk(fastifyUrl, SMALL_CONNECTIONS, fastify.pid, '1');
-        // The references beside Upshot (the trivial route before and after it, their mean the
-        // reference): the machine is shared, only neighbours compare.
-        const before = wrk(fastifyUrl, SMALL_CONNECTIONS, fastify.pid);
+        // The references beside Upshot: the trivial route before and after each of Upshot's
+        // rounds, the mean of its two neighbours that round's reference (the machine is shared,
+        // only neighbours compare), and the median of the rounds the figure. Every round of
+        // Upshot follows one row of the trivial route: the same wait before each.
+        const trivial = [wrk(fastifyUrl, SMALL_CONNECTIONS, fastify.pid)];
+        const rounds: Measure[] = [];
+        for (let round = 0; round < ROUNDS; round++) {
+          const profiled = CPU_PROF && round === 0;
+          if (profiled) process.kill(server.pid, 'SIGUSR2');
+          rounds.push(wrk(`${server.url}/${codes['small.bin']}`, SMALL_CONNECTIONS, server.pid));
+          if (profiled) process.kill(server.pid, 'SIGUSR2');
+          trivial.push(wrk(fastifyUrl, SMALL_CONNECTIONS, fastify.pid));
+        }
         const nginxSmall = wrk(`${nginxBase}/small.bin`, SMALL_CONNECTIONS, nginx.pid);
-        if (CPU_PROF) process.kill(server.pid, 'SIGUSR2');
-        const small = wrk(`${server.url}/${codes['small.bin']}`, SMALL_CONNECTIONS, server.pid);
-        if (CPU_PROF) process.kill(server.pid, 'SIGUSR2');
-        const after = wrk(fastifyUrl, SMALL_CONNECTIONS, fastify.pid);
-        const trivialRps = (before.rps + after.rps) / 2;
-        console.log(`    10 KiB, ${SMALL_CONNECTIONS} connections`);
-        console.log(`      trivial Fastify route ${rps(before)}  ${p99(before)}  (before)`);
-        console.log(`      trivial Fastify route ${rps(after)}  ${p99(after)}  (after)`);
+        const shares = rounds.map((m, i) => m.rps / ((trivial[i]!.rps + trivial[i + 1]!.rps) / 2));
+        console.log(`    10 KiB, ${SMALL_CONNECTIONS} connections, ${ROUNDS} rounds`);
+        console.log(`      trivial Fastify route ${rps(trivial[0]!)}  ${p99(trivial[0]!)}`);
+        rounds.forEach((m, i) => {
+          console.log(
+            `      Upshot                ${rps(m)}  ${p99(m)}  ${pct(shares[i]!, 1)} of the trivial route`,
+          );
+          console.log(
+            `      trivial Fastify route ${rps(trivial[i + 1]!)}  ${p99(trivial[i + 1]!)}`,
+          );
+        });
         console.log(`      nginx                 ${rps(nginxSmall)}  ${p99(nginxSmall)}`);
-        console.log(`      Upshot                ${rps(small)}  ${p99(small)}`);
         console.log(
-          `      Upshot: ${pct(small.rps, trivialRps)} of the trivial route, ` +
-            `${pct(small.rps, nginxSmall.rps)} of nginx`,
+          `      Upshot: ${pct(median(shares), 1)} of the trivial route (median of ${ROUNDS} rounds: ` +
+            `${shares.map((s) => pct(s, 1)).join(', ')}), p99 ${fmt(median(rounds.map((m) => m.p99ms)), 2)} ms ` +
+            `(worst ${fmt(Math.max(...rounds.map((m) => m.p99ms)), 2)} ms), ` +
+            `${pct(median(rounds.map((m) => m.rps)), nginxSmall.rps)} of nginx`,
         );
         let large: Measure | null = null;
         if (!SMALL_ONLY) {
@@ -269,14 +292,20 @@ try {
         }
         // Every view is counted: at least one per answer wrk received (views may be committed
         // a moment after their answer).
-        const answered = small.requests + (large?.requests ?? 0) + warmUp.requests;
+        const answered =
+          rounds.reduce((sum, m) => sum + m.requests, 0) + (large?.requests ?? 0) + warmUp.requests;
         let views = 0;
         for (let i = 0; i < 50 && views < answered; i++) {
           if (i > 0) await new Promise((r) => setTimeout(r, 100));
+          // wrk runs synchronously, so fetch's keep-alive timers wait behind it: a pooled
+          // connection may be one the server has closed after its idle timeout. Asked again.
           const stats = await fetch(`${server.url}/api/stats`, {
             headers: { authorization: `Bearer ${token}` },
-          }).then((r) => r.json() as Promise<{ totalViews: number }>);
-          views = stats.totalViews;
+          }).then(
+            (r) => r.json() as Promise<{ totalViews: number }>,
+            () => null,
+          );
+          views = stats?.totalViews ?? views;
         }
         if (views < answered) throw new Error(`${views} views counted for ${answered} answers`);
         console.log(`    views counted: ${views} for ${answered} answers`);
