@@ -11,14 +11,14 @@
  * wrk over loopback, one thread: 64 connections for the 10 KiB rows, 4 for the 100 MiB rows
  * (a throughput row, as before); p99 from `wrk --latency`. The 10 KiB figure is the median of
  * BENCH_ROUNDS (default 3) rounds, each Upshot row between two rows of the trivial route (so
- * each follows the same wait). PostgreSQL gets a fresh database at BENCH_DATABASE_URL,
+ * each follows about the same wait). PostgreSQL gets a fresh database at BENCH_DATABASE_URL,
  * TEST_DATABASE_URL or postgres://postgres@127.0.0.1:5432/postgres, created and dropped by
  * the run. Needs nginx and wrk (apt-get install nginx-light wrk).
  *   npm run serve -w bench
  * BENCH_SECONDS (default 8) per row; BENCH_ROWS=small skips the 100 MiB rows; BENCH_CPU_PROF=dir
- * profiles the servers' CPU during the first 10 KiB round into dir (support/cpu-profiler.mjs;
- * read the profiles with `npm run profile -w bench -- dir`); BENCH_SERVER_NODE_OPTIONS is given
- * to the Upshot server alone.
+ * profiles the servers' CPU during one more 10 KiB row after the rounds, not reported, into dir
+ * (support/cpu-profiler.mjs; read the profiles with `npm run profile -w bench -- dir`);
+ * BENCH_SERVER_NODE_OPTIONS is given to the Upshot server alone.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -42,6 +42,8 @@ const CPU_PROF = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU
 const serverNodeOptions = process.env.BENCH_SERVER_NODE_OPTIONS ?? '';
 /** Rounds of Upshot's 10 KiB row, each between two rows of the trivial route. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? '3');
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1)
+  throw new Error('BENCH_ROUNDS: a whole number, 1 or more');
 const SMALL_CONNECTIONS = 64;
 const LARGE_CONNECTIONS = 4;
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -250,15 +252,19 @@ try {
         // The references beside Upshot: the trivial route before and after each of Upshot's
         // rounds, the mean of its two neighbours that round's reference (the machine is shared,
         // only neighbours compare), and the median of the rounds the figure. Every round of
-        // Upshot follows one row of the trivial route: the same wait before each.
+        // Upshot follows one row of the trivial route, so about the same wait before each (the
+        // first also follows the trivial route's 1 s warm-up).
         const trivial = [wrk(fastifyUrl, SMALL_CONNECTIONS, fastify.pid)];
         const rounds: Measure[] = [];
         for (let round = 0; round < ROUNDS; round++) {
-          const profiled = CPU_PROF && round === 0;
-          if (profiled) process.kill(server.pid, 'SIGUSR2');
           rounds.push(wrk(`${server.url}/${codes['small.bin']}`, SMALL_CONNECTIONS, server.pid));
-          if (profiled) process.kill(server.pid, 'SIGUSR2');
           trivial.push(wrk(fastifyUrl, SMALL_CONNECTIONS, fastify.pid));
+        }
+        // The profiler slows the server: its row is one more, after the rounds, not reported.
+        if (CPU_PROF) {
+          process.kill(server.pid, 'SIGUSR2');
+          wrk(`${server.url}/${codes['small.bin']}`, SMALL_CONNECTIONS, server.pid);
+          process.kill(server.pid, 'SIGUSR2');
         }
         const nginxSmall = wrk(`${nginxBase}/small.bin`, SMALL_CONNECTIONS, nginx.pid);
         const shares = rounds.map((m, i) => m.rps / ((trivial[i]!.rps + trivial[i + 1]!.rps) / 2));
@@ -301,10 +307,9 @@ try {
           // connection may be one the server has closed after its idle timeout. Asked again.
           const stats = await fetch(`${server.url}/api/stats`, {
             headers: { authorization: `Bearer ${token}` },
-          }).then(
-            (r) => r.json() as Promise<{ totalViews: number }>,
-            () => null,
-          );
+          })
+            .then((r) => r.json() as Promise<{ totalViews: number }>)
+            .catch(() => null);
           views = stats?.totalViews ?? views;
         }
         if (views < answered) throw new Error(`${views} views counted for ${answered} answers`);

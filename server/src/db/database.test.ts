@@ -102,7 +102,6 @@ describe('the PostgreSQL pool through a quiet spell', () => {
           Array.from({ length: 4 }, () => handle.db.executeQuery(backend)),
         );
         expect(new Set(first.map((r) => r.rows[0]!.pid)).size).toBe(4);
-        expect(handle.poolUse()?.total).toBe(4);
         // The two above the kept ones close once idle...
         for (let i = 0; i < 500 && handle.poolUse()!.total > POOL_KEPT_OPEN; i++) {
           await new Promise((resolve) => setTimeout(resolve, 10));

@@ -39,7 +39,11 @@ export type DatabaseHandle = {
 
 export type PoolUse = { total: number; idle: number; waiting: number };
 
-/** PostgreSQL connections a pool keeps open however long it is idle. */
+/**
+ * PostgreSQL connections a pool keeps open however long it is idle: up to this many of those
+ * it has opened (it opens none to reach it, nor replaces one the server closed until a query
+ * needs it).
+ */
 export const POOL_KEPT_OPEN = 2;
 
 // int8 (COUNT, SUM, bigint columns) arrives as a string by default; our numbers stay below 2^53.
@@ -55,8 +59,8 @@ export function openDatabase(options: {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
-      // Two connections (a download's lookup, the views' commit) stay open through a quiet
-      // spell; above that, connections close after 10 s idle. Without this the first download
+      // Up to two connections (a download's lookup, the views' commit) stay open through a
+      // quiet spell; above that, connections close after 10 s idle. Without this the first download
       // after 10 s of quiet opened a new connection first: 3-9 ms instead of 2-3 ms locally, a
       // TLS handshake more to a database across a network.
       min: POOL_KEPT_OPEN,
