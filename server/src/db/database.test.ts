@@ -6,7 +6,7 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, testEngine, type TestContext } from '../../test/context.ts';
 import { uploadFile } from '../../test/uploads.ts';
 import { signIn } from '../../test/users.ts';
@@ -103,10 +103,10 @@ describe('the PostgreSQL pool through a quiet spell', () => {
         );
         expect(new Set(first.map((r) => r.rows[0]!.pid)).size).toBe(4);
         // The two above the kept ones close once idle...
-        for (let i = 0; i < 500 && handle.poolUse()!.total > POOL_KEPT_OPEN; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-        expect(handle.poolUse()?.total).toBe(POOL_KEPT_OPEN);
+        await vi.waitFor(() => expect(handle.poolUse()?.total).toBe(POOL_KEPT_OPEN), {
+          timeout: 5000,
+          interval: 10,
+        });
         // ...and the kept ones stay, idle many times as long, and are the ones used next.
         await new Promise((resolve) => setTimeout(resolve, idleMs * 10));
         expect(handle.poolUse()).toEqual({
@@ -134,10 +134,10 @@ describe('the PostgreSQL pool through a quiet spell', () => {
           'select pg_backend_pid() as pid',
         );
         const before = (await handle.db.executeQuery(backend)).rows[0]!.pid;
-        for (let i = 0; i < 500 && handle.poolUse()!.total > 0; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-        expect(handle.poolUse()?.total).toBe(0);
+        await vi.waitFor(() => expect(handle.poolUse()?.total).toBe(0), {
+          timeout: 5000,
+          interval: 10,
+        });
         const after = (await handle.db.executeQuery(backend)).rows[0]!.pid;
         expect(after).not.toBe(before);
       } finally {
