@@ -29,6 +29,11 @@ describe('another process writing to the SQLite file', () => {
       );
     }
     const other = new SQLite(path.join(ctx.dataDir, 'upshot.db'));
+    // Watches (and calls through) every statement run, to see the delete meet the lock.
+    const runs = vi.spyOn(
+      Object.getPrototypeOf(other.prepare('select 1')) as SQLite.Statement,
+      'run',
+    );
     try {
       other.exec('BEGIN IMMEDIATE');
       other.prepare("update app_locks set touched_at = 'x' where name = 'bootstrap-admin'").run();
@@ -39,12 +44,18 @@ describe('another process writing to the SQLite file', () => {
         payload: { uploadIds: ids },
       });
       // The delete has begun and waits for the lock (on a timer: this process still runs).
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await vi.waitFor(() => {
+        const busy = runs.mock.results.filter(
+          (r) => r.type === 'throw' && (r.value as { code?: unknown }).code === 'SQLITE_BUSY',
+        );
+        expect(busy.length).toBeGreaterThan(1);
+      });
       other.exec('COMMIT');
       const res = await deleting;
       expect(res.statusCode, res.body).toBe(200);
       expect(res.json()).toEqual({ deletedCount: 2 });
     } finally {
+      runs.mockRestore();
       other.close();
     }
   });
