@@ -1,8 +1,9 @@
 /**
  * SQLite shared with another process: its write lock is waited for on a timer, not in SQLite.
  * PostgreSQL: queries marked prepared() run as named statements; the pool keeps connections
- * open through a quiet spell.
+ * open through a quiet spell, with TCP keep-alives.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
@@ -133,6 +134,26 @@ describe('the PostgreSQL pool through a quiet spell', () => {
     },
   );
 
+  it.skipIf(testEngine !== 'postgres' || !fs.existsSync('/proc/net/tcp'))(
+    'its connections send TCP keep-alives after a minute idle',
+    async (test) => {
+      const clientPort: CompiledQuery<{ port: number | null }> = CompiledQuery.raw(
+        'select inet_client_port() as port',
+      );
+      const { rows } = await ctx.handle.db.executeQuery(clientPort);
+      const port = rows[0]!.port;
+      if (port === null) return test.skip('PostgreSQL is reached over a Unix socket');
+      // The connection's socket in the kernel's table: once idle, its timer is the keep-alive
+      // timer (2), due in about 60 s (clock ticks of 1/100 s); without keep-alives, none (0).
+      await vi.waitFor(() => {
+        const timer = tcpTimer(port!);
+        expect(timer).toMatchObject({ kind: 2 });
+        expect(timer!.dueSeconds).toBeGreaterThan(30);
+        expect(timer!.dueSeconds).toBeLessThanOrEqual(60);
+      });
+    },
+  );
+
   it.skipIf(testEngine !== 'postgres')(
     'a kept connection the server closes is replaced: the next query succeeds',
     async () => {
@@ -157,3 +178,20 @@ describe('the PostgreSQL pool through a quiet spell', () => {
     },
   );
 });
+
+/** The kernel's timer on this process's established TCP socket from this local port. */
+function tcpTimer(localPort: number): { kind: number; dueSeconds: number } | null {
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    if (!fs.existsSync(table)) continue;
+    for (const line of fs.readFileSync(table, 'utf8').split('\n').slice(1)) {
+      // sl local_address rem_address st tx_queue:rx_queue tr:tm->when ...
+      const [, local, , state, , timer] = line.trim().split(/\s+/);
+      const port = local ? parseInt(local.split(':').at(-1)!, 16) : null;
+      if (state === '01' && port === localPort) {
+        const [kind, when] = timer!.split(':');
+        return { kind: parseInt(kind!, 16), dueSeconds: parseInt(when!, 16) / 100 };
+      }
+    }
+  }
+  return null;
+}
