@@ -29,6 +29,7 @@ import {
   BENCH_ENV,
   fmt,
   makeRandomFile,
+  median,
   MiB,
   onEachEngine,
   signInToken,
@@ -198,11 +199,6 @@ const fastifyPort = await freePort();
 const fastify = await startTrivialFastify(path.join(work, 'small.bin'), fastifyPort);
 const fastifyUrl = `http://127.0.0.1:${fastifyPort}/small.bin`;
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const pct = (a: number, b: number) => `${fmt((a / b) * 100, 0)}%`;
 const rps = (m: Measure) => `${fmt(m.rps, 0).padStart(6)} req/s`;
 const p99 = (m: Measure) =>

@@ -16,6 +16,7 @@ import {
   fmt,
   makeRandomFile,
   mbps,
+  median,
   MiB,
   postFilePart,
   postJson,
@@ -160,8 +161,7 @@ try {
   const hashCpu = cpuReport();
   rss.stop();
   await dd();
-  const ddSorted = [...ddRates].sort((a, b) => a - b);
-  const ddRate = ddSorted[1] as number;
+  const ddRate = median(ddRates);
 
   const MB = (b: number) => `${fmt(b / MiB, 0)} MiB`;
   console.log(`\nUpload throughput, ${gib} GiB over loopback (MiB/s; ratio to dd in the same run)`);
