@@ -60,9 +60,9 @@ export function openDatabase(options: {
       connectionString: options.databaseUrl,
       max: 10,
       // Up to two connections (a download's lookup, the views' commit) stay open through a
-      // quiet spell; above that, connections close after 10 s idle. Without this the first download
-      // after 10 s of quiet opened a new connection first: 3-9 ms instead of 2-3 ms locally, a
-      // TLS handshake more to a database across a network.
+      // quiet spell; above that, connections close after 10 s idle. Without this the first
+      // download after 10 s of quiet opened a new connection first: 3-9 ms instead of 2-3 ms
+      // locally, a TLS handshake more to a database across a network.
       min: POOL_KEPT_OPEN,
       idleTimeoutMillis: options.poolIdleMs ?? 10_000,
       // A connection idle for hours must not be dropped silently by a NAT or firewall on the
