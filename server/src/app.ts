@@ -94,6 +94,10 @@ export async function buildApp(deps: AppDeps) {
     trustProxy: config.trustProxy ? oneProxyHop : false,
     // A URL the router cannot decode, a parameter past maxParamLength: the one error body too.
     frameworkErrors: sendError,
+    // While draining (SIGTERM), a request that arrives on a keep-alive connection still open
+    // (a proxy's, busy when the signal came) is answered, with Connection: close, rather than
+    // refused with a 503: a proxy does not send a request on to another instance once sent.
+    return503OnClosing: false,
   });
   const log = app.log;
   const fileHasher = createFileHasher();

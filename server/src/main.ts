@@ -1,4 +1,6 @@
 /** Boot: config -> database -> migrations -> first admin -> jobs -> listen; SIGTERM: drain. */
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { boot } from './boot.ts';
 import { ConfigError } from './config.ts';
 import { installProcessGuard } from './plugins/process-guard.ts';
@@ -27,9 +29,35 @@ async function main(): Promise<void> {
 
   const stopJobs = jobRunner.start(jobs);
 
+  // The open connections, for the shutdown to tell clients (proxies) which ones it will close.
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  /**
+   * A keep-alive connection busy when draining starts would go idle after its answer, and a
+   * proxy could send its next request on it just as the idle sweep closes it (a POST then
+   * fails: the proxy cannot know whether it ran). So an answer not yet begun says
+   * "Connection: close", and the connection of one already under way is closed as soon as it
+   * ends (when idle: a pipelined request is answered first). Requests that arrive while
+   * draining are answered with "Connection: close" by Fastify. A connection's current response
+   * is Node's `_httpMessage`, which Node's own closeIdleConnections() reads too.
+   */
+  const closeAfterAnswers = () => {
+    for (const socket of sockets) {
+      const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (!res) continue;
+      if (!res.headersSent) res.setHeader('connection', 'close');
+      // Node's own test of idleness: not a connection whose next request has begun.
+      else res.once('finish', () => app.server.closeIdleConnections());
+    }
+  };
+
   /**
    * Stops accepting connections, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS
-   * (then closes their connections), closes keep-alive connections as soon as they are idle,
+   * (then closes their connections), answers those in flight and those still arriving on open
+   * connections with "Connection: close", closes keep-alive connections as soon as they are idle,
    * waits for job runs, closes the database and the store, and exits 0.
    */
   let closing = false;
@@ -39,6 +67,7 @@ async function main(): Promise<void> {
     const timeoutMs = config.shutdownTimeoutMs;
     app.log.info({ signal, timeoutMs }, 'shutting down');
     const jobsStopped = stopJobs();
+    closeAfterAnswers();
     // A connection whose request ends while draining would otherwise stay open until its
     // keep-alive timeout; Node closes only those idle at the moment the server closes.
     const idleSweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);

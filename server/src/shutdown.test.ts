@@ -1,7 +1,9 @@
 /**
  * Graceful shutdown of the real process (src/main.ts): on SIGTERM it stops accepting, lets a
- * download in flight finish, closes idle keep-alive connections at once and exits 0; a request
- * still running at SHUTDOWN_TIMEOUT_MS loses its connection and the process exits anyway.
+ * download in flight finish, closes idle keep-alive connections at once and exits 0; answers in
+ * flight and requests still arriving on open connections are answered with "Connection: close"
+ * (not a 503); a request still running at SHUTDOWN_TIMEOUT_MS loses its connection and the
+ * process exits anyway.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -46,7 +48,12 @@ async function startWithUpload(shutdownTimeoutMs: number) {
   });
   const upload = (await res.json()) as { url: string };
   expect(res.status).toBe(201);
-  return { server, url: upload.url, sha: crypto.createHash('sha256').update(bytes).digest('hex') };
+  return {
+    server,
+    url: upload.url,
+    sha: crypto.createHash('sha256').update(bytes).digest('hex'),
+    token: login.json.token,
+  };
 }
 
 /** A GET over a keep-alive connection, paused as soon as its head arrives. */
@@ -84,6 +91,14 @@ function pausedDownload(url: string, agent: http.Agent) {
       })
       .on('error', reject);
   });
+}
+
+async function waitUntil(ready: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error('the condition was not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 /** Resolves once a new connection to the instance's port is refused (it stopped listening). */
@@ -128,6 +143,100 @@ describe.skipIf(!onSqlite)('SIGTERM', () => {
     expect(run.stdout).not.toContain('cut off');
     expect(run.stdout).toContain('"shut down"');
     expect(tookMs).toBeLessThan(8000);
+    agent.destroy();
+  });
+
+  it('answers a request that arrives on a busy keep-alive connection while draining, then closes it', async () => {
+    // Behind a proxy that keeps connections to the instances open, the proxy's next request
+    // can reach an instance after SIGTERM on a connection that was busy when it arrived. It is
+    // answered (the proxy does not send a request on elsewhere once sent), with Connection:
+    // close, instead of a 503 the client would see.
+    const { server, url, sha } = await startWithUpload(8000);
+    const { hostname, port, pathname } = new URL(url);
+    const socket = net.connect(Number(port), hostname);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve).once('error', reject);
+    });
+    const request = (path: string) =>
+      `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: keep-alive\r\n\r\n`;
+    // The download's bytes wait unread in the socket: the connection is busy at the signal.
+    socket.pause();
+    socket.write(request(pathname));
+    const chunks: Buffer[] = [];
+    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('data', (d: Buffer) => chunks.push(d));
+    await waitUntil(() => socket.bytesRead > 0 || socket.readableLength > 0, 5000);
+
+    server.child.kill('SIGTERM');
+    await server.waitForOutput('"shutting down"', 5000);
+    socket.write(request('/api/health'));
+    socket.resume();
+    await closed;
+
+    const all = Buffer.concat(chunks);
+    const firstHead = all.subarray(0, all.indexOf('\r\n\r\n') + 4).toString('latin1');
+    expect(firstHead).toMatch(/^HTTP\/1\.1 200 /);
+    const bodyStart = firstHead.length;
+    const body = all.subarray(bodyStart, bodyStart + SIZE);
+    expect(crypto.createHash('sha256').update(body).digest('hex')).toBe(sha);
+    const second = all.subarray(bodyStart + SIZE).toString('latin1');
+    expect(second).toMatch(/^HTTP\/1\.1 200 /);
+    expect(second.toLowerCase()).toContain('connection: close');
+    expect(second).toContain('"status":"ok"');
+
+    const run = await server.done;
+    expect(run.code, server.describe()).toBe(0);
+    expect(run.stdout).not.toContain('cut off');
+  });
+
+  it('tells the client to close a connection whose request was in flight at the signal', async () => {
+    // A proxy that reused such a connection after the answer would race the instance closing
+    // it; told "Connection: close", it sends its next request to another instance.
+    const { server, token } = await startWithUpload(8000);
+    const boundary = 'upshot-shutdown-boundary';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="late.txt"\r\n` +
+        'Content-Type: text/plain\r\n\r\n',
+    );
+    const tail = Buffer.from(`sent after the signal\r\n--${boundary}--\r\n`);
+    const agent = new http.Agent({ keepAlive: true });
+    const req = http.request(`${server.url}/api/upload`, {
+      method: 'POST',
+      agent,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + tail.length),
+        // "100 Continue" comes once the server has taken the request to its route.
+        expect: '100-continue',
+      },
+    });
+    const answer = new Promise<{ status?: number; connection?: string; body: string }>(
+      (resolve, reject) => {
+        req.on('response', (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (body += d));
+          res.on('end', () =>
+            resolve({ status: res.statusCode, connection: res.headers.connection, body }),
+          );
+        });
+        req.on('error', reject);
+      },
+    );
+    await new Promise<void>((resolve) => req.once('continue', () => resolve()));
+    req.write(head);
+
+    server.child.kill('SIGTERM');
+    await server.waitForOutput('"shutting down"', 5000);
+    req.end(tail);
+
+    const got = await answer;
+    expect(got.status, got.body).toBe(201);
+    expect(got.connection).toBe('close');
+    const run = await server.done;
+    expect(run.code, server.describe()).toBe(0);
+    expect(run.stdout).not.toContain('cut off');
     agent.destroy();
   });
 
