@@ -1,8 +1,7 @@
 /** Boot: config -> database -> migrations -> first admin -> jobs -> listen; SIGTERM: drain. */
-import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { boot } from './boot.ts';
 import { ConfigError } from './config.ts';
+import { drainable } from './plugins/drain.ts';
 import { installProcessGuard } from './plugins/process-guard.ts';
 
 /** While draining, how often connections that have just gone idle are closed. */
@@ -29,30 +28,8 @@ async function main(): Promise<void> {
 
   const stopJobs = jobRunner.start(jobs);
 
-  // The open connections, for the shutdown to tell clients (proxies) which ones it will close.
-  const sockets = new Set<Socket>();
-  app.server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  /**
-   * A keep-alive connection busy when draining starts would go idle after its answer, and a
-   * proxy could send its next request on it just as the idle sweep closes it (a POST then
-   * fails: the proxy cannot know whether it ran). So an answer not yet begun says
-   * "Connection: close", and the connection of one already under way is closed as soon as it
-   * ends (when idle: a pipelined request is answered first). Requests that arrive while
-   * draining are answered with "Connection: close" by Fastify. A connection's current response
-   * is Node's `_httpMessage`, which Node's own closeIdleConnections() reads too.
-   */
-  const closeAfterAnswers = () => {
-    for (const socket of sockets) {
-      const res = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-      if (!res) continue;
-      if (!res.headersSent) res.setHeader('connection', 'close');
-      // Node's own test of idleness: not a connection whose next request has begun.
-      else res.once('finish', () => app.server.closeIdleConnections());
-    }
-  };
+  // Closing idle connections never cuts an answer still being sent (plugins/drain.ts).
+  const drain = drainable(app.server);
 
   /**
    * Stops accepting connections, lets requests in flight finish for up to SHUTDOWN_TIMEOUT_MS
@@ -67,10 +44,10 @@ async function main(): Promise<void> {
     const timeoutMs = config.shutdownTimeoutMs;
     app.log.info({ signal, timeoutMs }, 'shutting down');
     const jobsStopped = stopJobs();
-    closeAfterAnswers();
+    drain.closeAfterAnswers();
     // A connection whose request ends while draining would otherwise stay open until its
     // keep-alive timeout; Node closes only those idle at the moment the server closes.
-    const idleSweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
+    const idleSweep = setInterval(drain.closeIdle, IDLE_SWEEP_MS);
     const deadline = setTimeout(() => {
       app.log.warn({ timeoutMs }, 'requests still in flight at the shutdown timeout: cut off');
       app.server.closeAllConnections();

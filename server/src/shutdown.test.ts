@@ -207,7 +207,7 @@ describe.skipIf(!onSqlite)('SIGTERM', () => {
         authorization: `Bearer ${token}`,
         'content-type': `multipart/form-data; boundary=${boundary}`,
         'content-length': String(head.length + tail.length),
-        // "100 Continue" comes once the server has taken the request to its route.
+        // "100 Continue" comes once the server has read the request's head and made its answer.
         expect: '100-continue',
       },
     });
