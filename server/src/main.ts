@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     const jobsStopped = stopJobs();
     drain.closeAfterAnswers();
     // A connection whose request ends while draining would otherwise stay open until its
-    // keep-alive timeout; Node closes only those idle at the moment the server closes.
+    // keep-alive timeout; server.close() closes only those idle at that moment.
     const idleSweep = setInterval(drain.closeIdle, IDLE_SWEEP_MS);
     const deadline = setTimeout(() => {
       app.log.warn({ timeoutMs }, 'requests still in flight at the shutdown timeout: cut off');

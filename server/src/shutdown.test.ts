@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testEngine } from '../test/context.ts';
 import { call, startInstance, type Instance } from '../test/instances.ts';
 import { freePort, tempDir } from '../test/live-server.ts';
@@ -93,14 +93,6 @@ function pausedDownload(url: string, agent: http.Agent) {
   });
 }
 
-async function waitUntil(ready: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error('the condition was not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 /** Resolves once a new connection to the instance's port is refused (it stopped listening). */
 async function untilRefused(url: string, timeoutMs: number): Promise<void> {
   const { hostname, port } = new URL(url);
@@ -165,7 +157,7 @@ describe.skipIf(!onSqlite)('SIGTERM', () => {
     const chunks: Buffer[] = [];
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     socket.on('data', (d: Buffer) => chunks.push(d));
-    await waitUntil(() => socket.bytesRead > 0 || socket.readableLength > 0, 5000);
+    await vi.waitFor(() => expect(socket.bytesRead).toBeGreaterThan(0), { timeout: 5000 });
 
     server.child.kill('SIGTERM');
     await server.waitForOutput('"shutting down"', 5000);

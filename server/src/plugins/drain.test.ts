@@ -6,7 +6,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { drainable } from './drain.ts';
 
 /** More than loopback's socket buffers hold: the answer waits on a client that does not read. */
@@ -54,14 +54,6 @@ async function connect(port: number) {
   };
 }
 
-async function until(ready: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error('the condition was not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 describe('draining connections', () => {
   it('never cuts an answer whose last bytes still wait for the client', async () => {
     const body = Buffer.alloc(SIZE, 7);
@@ -73,7 +65,7 @@ describe('draining connections', () => {
     const client = await connect(port);
     client.socket.pause();
     client.get('/');
-    await until(() => client.socket.readableLength > 0);
+    await vi.waitFor(() => expect(client.socket.readableLength).toBeGreaterThan(0));
 
     drain.closeAfterAnswers();
     const closedServer = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -98,7 +90,7 @@ describe('draining connections', () => {
     });
     const idle = await connect(port);
     idle.get('/quick');
-    await until(() => idle.answer().bodyBytes === 5);
+    await vi.waitFor(() => expect(idle.answer().bodyBytes).toBe(5));
     const busy = await connect(port);
     busy.get('/slow');
     await slowArrived;
