@@ -13,16 +13,26 @@ export type RouteSpec = {
   /** Fastify syntax: `:name` marks a path parameter. */
   path: string;
   access: Access;
+  /**
+   * The server does not look up the caller's credentials for it (the operator's checks: they
+   * must answer whatever the database does, and a scraper's bearer token is no session).
+   */
+  ignoresCredentials?: true;
 };
 
 export const ROUTES = {
   // system
   config: { method: 'GET', path: '/api/config', access: 'public' },
   openapi: { method: 'GET', path: '/api/openapi.json', access: 'public' },
-  health: { method: 'GET', path: '/api/health', access: 'public' },
-  healthReady: { method: 'GET', path: '/api/health/ready', access: 'public' },
+  health: { method: 'GET', path: '/api/health', access: 'public', ignoresCredentials: true },
+  healthReady: {
+    method: 'GET',
+    path: '/api/health/ready',
+    access: 'public',
+    ignoresCredentials: true,
+  },
   /** Public as far as sessions go: METRICS_TOKEN opens it, no user does. */
-  metrics: { method: 'GET', path: '/metrics', access: 'public' },
+  metrics: { method: 'GET', path: '/metrics', access: 'public', ignoresCredentials: true },
 
   // auth
   login: { method: 'POST', path: '/api/auth/login', access: 'public' },

@@ -25,7 +25,7 @@ export async function openStorage(config: Config): Promise<Storage> {
   if (config.storage.driver === 'local') return createLocalStorage(config.dataDir);
   const s3 = createS3Storage(config.storage.s3);
   try {
-    await s3.checkBucket();
+    await s3.check();
   } catch (err) {
     s3.destroy();
     if (err instanceof StorageConfigError) {

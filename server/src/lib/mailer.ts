@@ -6,6 +6,7 @@
  */
 import nodemailer from 'nodemailer';
 import type { Logger } from './logger.ts';
+import { within } from './within.ts';
 
 export const MAIL_TIMEOUT_MS = 10_000;
 
@@ -39,19 +40,13 @@ export function createMailer(deps: {
   return {
     configured: true,
     async send(mail) {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      });
       try {
-        await Promise.race([transport.sendMail({ from, ...mail }), timeout]);
+        await within(transport.sendMail({ from, ...mail }), timeoutMs);
         return { sent: true };
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
         log.warn({ to: mail.to, server, reason }, 'email not sent');
         return { sent: false, reason: 'failed' };
-      } finally {
-        clearTimeout(timer);
       }
     },
   };

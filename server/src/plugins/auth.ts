@@ -18,7 +18,8 @@ declare module 'fastify' {
 
 /**
  * Declares request.auth and gives the step that sets it. A request without credentials (every
- * public link) returns at once, costing no promise.
+ * public link), or to a route that ignores them (health, metrics), returns at once, costing no
+ * promise and no database call.
  */
 export function authStep(app: FastifyInstance, authService: AuthService): RequestStep {
   app.decorateRequest('auth', null);
@@ -26,7 +27,8 @@ export function authStep(app: FastifyInstance, authService: AuthService): Reques
     if (bearer) request.auth = await authService.authenticateSession(bearer);
     if (!request.auth && apiToken) request.auth = await authService.authenticateApiToken(apiToken);
   }
-  return (request) => {
+  return (request, _reply, route) => {
+    if (route.endpoint?.ignoresCredentials) return;
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     const header = request.headers[API_TOKEN_HEADER];
     const apiToken = typeof header === 'string' && header.length > 0 ? header : undefined;

@@ -6,9 +6,13 @@
  */
 import { ROUTES } from '@upshot/contract';
 import client from 'prom-client';
+import { within } from '../lib/within.ts';
 import type { RequestStep } from './request-steps.ts';
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** How long a scrape waits for the database's count of chunked sessions. */
+const COLLECT_TIMEOUT_MS = 1000;
 
 /** Request bodies that are file bytes, and responses that are. */
 const UPLOAD_ROUTES: ReadonlySet<string> = new Set([
@@ -60,7 +64,12 @@ export function createMetrics(deps: {
     help: 'Chunked upload sessions started and not yet completed, aborted or expired (all instances)',
     registers,
     async collect() {
-      this.set(await deps.openChunkedSessions());
+      // The one series read from the database: when it does not answer in time, the scrape
+      // still answers (with the last count) and readiness says what is wrong.
+      await within(deps.openChunkedSessions(), COLLECT_TIMEOUT_MS).then(
+        (open) => this.set(open),
+        () => undefined,
+      );
     },
   });
   const jobRuns = new client.Counter({

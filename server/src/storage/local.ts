@@ -153,6 +153,14 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
     root,
     tmpDir,
 
+    async check() {
+      // An unmounted or removed volume leaves these gone: every key would read as missing.
+      for (const dir of [root, multipartDir]) {
+        if (!(await fsp.stat(dir)).isDirectory()) throw new Error(`${dir} is not a directory`);
+        await fsp.access(dir, fs.constants.R_OK | fs.constants.W_OK);
+      }
+    },
+
     async put(key, body, options = {}) {
       filePath(key);
       const tmp = path.join(tmpDir, `${crypto.randomBytes(16).toString('hex')}.part`);

@@ -239,7 +239,7 @@ describe('S3 driver', () => {
     expect(await count(storage.listMultipart())).toBe(0);
   });
 
-  describe('checkBucket', () => {
+  describe('check', () => {
     const base = () => ({
       endpoint: s3.endpoint,
       region: s3.region,
@@ -250,7 +250,7 @@ describe('S3 driver', () => {
     async function refusal(options: Parameters<typeof createS3Storage>[0]) {
       const storage = createS3Storage(options);
       try {
-        return await storage.checkBucket().then(
+        return await storage.check().then(
           () => null,
           (e: unknown) => e,
         );
@@ -261,7 +261,7 @@ describe('S3 driver', () => {
 
     it('passes for a bucket that answers to the credentials', async () => {
       const storage = await s3.storage();
-      await expect(storage.checkBucket()).resolves.toBeUndefined();
+      await expect(storage.check()).resolves.toBeUndefined();
     });
 
     it('names S3_BUCKET when there is no such bucket', async () => {

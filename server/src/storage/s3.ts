@@ -52,8 +52,7 @@ export type S3Storage = Storage & {
   readonly client: S3Client;
   readonly bucket: string;
   readonly prefix: string;
-  /** Verifies at start that the bucket answers to these credentials; names the wrong setting. */
-  checkBucket(): Promise<void>;
+  /** check(): rejects with a StorageConfigError naming the wrong setting (the start-up check). */
   /** Closes the client's sockets. */
   destroy(): void;
 };
@@ -477,7 +476,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
       return getSignedUrl(client, command, { expiresIn: expiresInSeconds, signingDate: signedAt });
     },
 
-    async checkBucket() {
+    async check() {
       const where = endpoint ?? `AWS S3 in ${options.region}`;
       try {
         await client.send(new HeadBucketCommand({ Bucket }));

@@ -140,6 +140,10 @@ export function storageSuite(
       }
     }
 
+    it('check passes on a store in working order', async () => {
+      await expect(storage.check()).resolves.toBeUndefined();
+    });
+
     describe('whole objects', () => {
       it('put streams a body in, get streams it back, size tells its length', async () => {
         const key = newKey();

@@ -18,6 +18,11 @@ export interface Storage {
    * 128 KiB this way). The result is shorter than the range when the object is.
    */
   read(key: string, range: ByteRange): Promise<Buffer>;
+  /**
+   * The store answers and is this server's: the files directory exists and can be written
+   * (local disk), the bucket answers to these credentials (S3). Rejects with why, else nothing.
+   */
+  check(): Promise<void>;
   /** Size in bytes, or null when there is no such object. */
   size(key: string): Promise<number | null>;
   /** Removes an object; a missing object is not an error. */

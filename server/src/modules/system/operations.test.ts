@@ -4,6 +4,8 @@
  * and on every log line about the request).
  */
 import crypto from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -35,6 +37,7 @@ function breakable() {
   const gone = () => Promise.reject(new Error('disk gone'));
   const wrap = (storage: Storage): Storage => ({
     ...storage,
+    check: () => (broken.on ? gone() : storage.check()),
     size: (key) => (broken.on ? gone() : storage.size(key)),
     get: (key, range) => (broken.on ? gone() : storage.get(key, range)),
   });
@@ -122,6 +125,25 @@ describe('GET /api/health and /api/health/ready', () => {
     }
   });
 
+  it('answers 503 naming the store when its files directory is gone (a volume not mounted)', async () => {
+    const other = await createTestContext();
+    try {
+      const files = path.join(other.dataDir, 'files');
+      expect((await other.app.inject({ method: 'GET', url: '/api/health/ready' })).statusCode).toBe(
+        200,
+      );
+      await fsp.rm(files, { recursive: true });
+      const ready = await other.app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toEqual({
+        error: 'not_ready',
+        message: 'Not ready: storage not reachable',
+      });
+    } finally {
+      await other.close();
+    }
+  });
+
   it('answers 503 naming the database, and liveness still 200, when the database is gone', async () => {
     const other = await createTestContext({}, {}, { wrapStorage: storage.wrap });
     try {
@@ -134,6 +156,11 @@ describe('GET /api/health and /api/health/ready', () => {
       });
       const live = await other.app.inject({ method: 'GET', url: '/api/health' });
       expect(live.statusCode).toBe(200);
+      // Credentials sent along (a browser's, a monitor's) are not looked up: no database call.
+      for (const headers of [{ authorization: 'Bearer some-session' }, { 'x-api-token': 'tok' }]) {
+        const res = await other.app.inject({ method: 'GET', url: '/api/health', headers });
+        expect(res.statusCode).toBe(200);
+      }
     } finally {
       await other.app.close();
       await other.database.drop();
@@ -197,6 +224,24 @@ describe('GET /metrics', () => {
       expect(res.statusCode).toBe(404);
     } finally {
       await ctx.close();
+    }
+  });
+
+  it('answers while the database is gone: the token is no session to look up', async () => {
+    const other = await createTestContext({ METRICS_TOKEN });
+    try {
+      await other.handle.db.destroy();
+      const res = await other.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('process_resident_memory_bytes');
+      expect(res.body).toContain('upshot_chunked_sessions_open');
+    } finally {
+      await other.app.close();
+      await other.database.drop();
     }
   });
 

@@ -2,21 +2,12 @@
 import type { Readiness, ServerConfig } from '@upshot/contract';
 import { NotReadyError } from '../../errors.ts';
 import type { Logger } from '../../lib/logger.ts';
+import { within } from '../../lib/within.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { SystemRepository } from './repository.ts';
 
 /** How long each part has to answer the readiness probe. */
 export const READY_TIMEOUT_MS = 3000;
-/** A key no object has: asking for its size is a read the store must answer. */
-const PROBE_KEY = 'h/00/00/readiness';
-
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
 
 export function createSystemService(deps: {
   config: ServerConfig;
@@ -34,7 +25,7 @@ export function createSystemService(deps: {
     async ready(log: Logger): Promise<Readiness> {
       const checks = [
         ['database', () => deps.repository.ping()],
-        ['storage', () => deps.storage.size(PROBE_KEY).then(() => undefined)],
+        ['storage', () => deps.storage.check()],
       ] as const;
       const results = await Promise.allSettled(
         checks.map(([, check]) => within(check(), READY_TIMEOUT_MS)),
