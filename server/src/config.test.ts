@@ -17,6 +17,33 @@ describe('loadConfig', () => {
     });
   });
 
+  it('takes an empty value for unset (a `PORT=` line left in an env file), FFMPEG_PATH aside', () => {
+    const names = [
+      'PORT',
+      'HOST',
+      'PUBLIC_URL',
+      'DATA_DIR',
+      'DATABASE_URL',
+      'SECRET_KEY',
+      'ACCEPT_NEW_SECRET_KEY',
+      'DEFAULT_QUOTA_BYTES',
+      'MAX_UPLOAD_BYTES',
+      'LOG_LEVEL',
+      'TRUST_PROXY',
+      'STORAGE_DRIVER',
+      'S3_SERVE',
+      'METRICS_TOKEN',
+      'SHUTDOWN_TIMEOUT_MS',
+    ];
+    const empty = loadConfig(Object.fromEntries(names.map((n) => [n, ''])));
+    const { ffmpegPath, ...defaults } = loadConfig({});
+    expect(empty).toEqual({ ...defaults, ffmpegPath });
+    expect(empty).toMatchObject({ port: 3000, defaultQuotaBytes: 10 * 1024 ** 3 });
+    expect(empty.shutdownTimeoutMs).toBe(10_000);
+    // Empty FFMPEG_PATH turns video thumbnails off (README).
+    expect(loadConfig({ FFMPEG_PATH: '' }).ffmpegPath).toBe('');
+  });
+
   it('derives PUBLIC_URL from PORT and strips a trailing slash from an explicit one', () => {
     expect(loadConfig({ PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
     expect(loadConfig({ PUBLIC_URL: 'https://files.example.com/' }).publicUrl).toBe(

@@ -14,11 +14,18 @@ const optional = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
 
+/**
+ * An empty value is an unset one (a line `PORT=` left in an env file means the default, not 0).
+ * FFMPEG_PATH alone gives empty a meaning of its own (no video thumbnails).
+ */
+const unsetIfEmpty = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), schema);
+
 const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).default(3000)),
+  HOST: unsetIfEmpty(z.string().default('0.0.0.0')),
   PUBLIC_URL: optional.pipe(z.url().optional()),
-  DATA_DIR: z.string().min(1).default('./data'),
+  DATA_DIR: unsetIfEmpty(z.string().default('./data')),
   DATABASE_URL: optional.pipe(
     z
       .string()
@@ -50,15 +57,21 @@ const EnvSchema = z.object({
       .optional(),
   ),
   MAIL_FROM: optional.pipe(z.string().max(320).optional()),
-  DEFAULT_QUOTA_BYTES: z.coerce.number().int().nonnegative().default(DEFAULT_QUOTA_BYTES),
-  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(DEFAULT_MAX_UPLOAD_BYTES),
+  DEFAULT_QUOTA_BYTES: unsetIfEmpty(
+    z.coerce.number().int().nonnegative().default(DEFAULT_QUOTA_BYTES),
+  ),
+  MAX_UPLOAD_BYTES: unsetIfEmpty(
+    z.coerce.number().int().positive().default(DEFAULT_MAX_UPLOAD_BYTES),
+  ),
   FFMPEG_PATH: z.string().default('ffmpeg'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: unsetIfEmpty(
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
   TRUST_PROXY: z
     .enum(['true', 'false', '1', '0', ''])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
-  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
+  STORAGE_DRIVER: unsetIfEmpty(z.enum(['local', 's3']).default('local')),
   S3_ENDPOINT: optional.pipe(z.url('must be a URL such as http://minio:9000').optional()),
   S3_REGION: optional.pipe(z.string().default('us-east-1')),
   S3_BUCKET: optional.pipe(
@@ -73,9 +86,9 @@ const EnvSchema = z.object({
     .enum(['true', 'false', '1', '0', ''])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
-  S3_SERVE: z.enum(['proxy', 'presigned']).default('proxy'),
+  S3_SERVE: unsetIfEmpty(z.enum(['proxy', 'presigned']).default('proxy')),
   METRICS_TOKEN: optional.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  SHUTDOWN_TIMEOUT_MS: unsetIfEmpty(z.coerce.number().int().min(0).max(600_000).default(10_000)),
   S3_PREFIX: optional.pipe(
     z
       .string()

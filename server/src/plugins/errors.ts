@@ -2,6 +2,7 @@
 import type { ErrorBody } from '@upshot/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, RateLimitError } from '../errors.ts';
+import { REQUEST_ID_HEADER } from './request-context.ts';
 
 const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
@@ -16,6 +17,8 @@ export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
+  // Set by the request's steps, but the router's refusals (frameworkErrors) come before them.
+  if (!reply.hasHeader(REQUEST_ID_HEADER)) reply.header(REQUEST_ID_HEADER, request.id);
   if (err instanceof AppError) {
     if (err instanceof RateLimitError) reply.header('retry-after', String(err.retryAfterSeconds));
     const body: ErrorBody = { error: err.code, message: err.message };

@@ -209,6 +209,14 @@ describe('X-Request-Id', () => {
     });
     expect(res.statusCode).toBe(401);
     expect(res.headers['x-request-id']).toBe('denied-1');
+    // Refused by the router itself, before any step ran: a URL that does not decode.
+    const undecodable = await ctx.app.inject({
+      method: 'GET',
+      url: '/api/uploads/%E0%A4%A',
+      headers: { 'x-request-id': 'bad-url-2' },
+    });
+    expect(undecodable.statusCode).toBe(400);
+    expect(undecodable.headers['x-request-id']).toBe('bad-url-2');
   });
 });
 
