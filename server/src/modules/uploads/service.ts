@@ -139,8 +139,17 @@ export function createUploadsService(deps: {
         );
       } catch (err) {
         // A completion keeps its assembled bytes for a retry (its session still points at
-        // them); a simple upload has nobody to retry it.
-        if (input.id === undefined) await storage.delete(input.storageKey);
+        // them). A simple upload has nobody to retry it, but its bytes go only once its row is
+        // known not to exist: the error may have come after the row committed (a connection
+        // lost before the commit's answer). When the database cannot say, they stay, and the
+        // orphan sweep removes them if no row points at them.
+        if (input.id === undefined) {
+          const absent = await uploads.findById(id).then(
+            (row) => row === undefined,
+            () => false,
+          );
+          if (absent) await storage.delete(input.storageKey).catch(() => undefined);
+        }
         throw err;
       }
       if (result === 'code-taken') continue;

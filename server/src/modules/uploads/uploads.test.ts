@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { MAX_SIMPLE_UPLOAD_BYTES } from '@upshot/contract';
@@ -414,5 +415,40 @@ describe('an upload cut off mid-stream', () => {
     await vi.waitFor(() => expect(filesUnder(ctx.dataDir).length).toBe(before));
     expect(await uploadIdsOf(ctx, user.id)).toEqual([]);
     expect(await diskUsed(user.id)).toBe(0);
+  });
+});
+
+describe('an upload whose row the database cannot write', () => {
+  it('answers 500 and keeps its bytes for the orphan sweep while the row may exist', async () => {
+    // The database goes away once the bytes are stored: the insert fails, and so does asking
+    // whether it committed (as when a connection is lost before the commit's answer). The
+    // bytes stay: a row that did commit must not lose them; the sweep takes them otherwise.
+    let stored = async () => {};
+    const other = await createTestContext(
+      {},
+      {},
+      {
+        wrapStorage: (storage) => ({
+          ...storage,
+          put: async (key, body, options) => {
+            const result = await storage.put(key, body, options);
+            await stored();
+            return result;
+          },
+        }),
+      },
+    );
+    try {
+      const { auth } = await signIn(other);
+      const files = path.join(other.dataDir, 'files');
+      stored = () => other.handle.db.destroy();
+      const res = await uploadFile(other, auth, { filename: 'a.bin', data: Buffer.alloc(5000, 1) });
+      expect(res.statusCode).toBe(500);
+      expect(res.json()).toEqual({ error: 'internal_error', message: 'Something went wrong' });
+      expect(filesUnder(files).map((f) => fs.statSync(f).size)).toEqual([5000]);
+    } finally {
+      await other.app.close();
+      await other.database.drop();
+    }
   });
 });
