@@ -239,6 +239,66 @@ describe('S3 driver', () => {
     expect(await count(storage.listMultipart())).toBe(0);
   });
 
+  describe('a store that stops answering', () => {
+    it('fails each call without a streamed body in bounded time instead of hanging', async () => {
+      // Accepts connections, reads what is sent, never answers: a store or proxy gone silent.
+      const sockets = new Set<net.Socket>();
+      const silent = net.createServer((socket) => {
+        sockets.add(socket);
+        socket.on('error', () => {});
+      });
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const { port } = silent.address() as net.AddressInfo;
+      const storage = createS3Storage({
+        endpoint: `http://127.0.0.1:${port}`,
+        region: s3.region,
+        bucket: 'silent',
+        accessKeyId: s3.accessKeyId,
+        secretAccessKey: s3.secretAccessKey,
+        forcePathStyle: true,
+        callTimeoutMs: 300,
+      });
+      try {
+        const key = newKey();
+        const calls: [string, () => Promise<unknown>][] = [
+          ['size', () => storage.size(key)],
+          ['get', () => storage.get(key)],
+          ['delete', () => storage.delete(key)],
+          ['check', () => storage.check()],
+          ['list', () => count(storage.list())],
+          ['completeMultipart', () => storage.completeMultipart('id', key, 1)],
+        ];
+        for (const [name, call] of calls) {
+          const started = Date.now();
+          const outcome = await call().then(
+            () => 'answered',
+            (err: unknown) => err,
+          );
+          // The SDK's own retries included (check names the setting to look at).
+          expect(String(outcome), name).toMatch(/exceeded the configured 300 ms requestTimeout/);
+          expect(Date.now() - started, name).toBeLessThan(5000);
+        }
+      } finally {
+        storage.destroy();
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => silent.close(resolve));
+      }
+    });
+
+    it('leaves a download that is read slowly alone: the limit is on the answer, not the body', async () => {
+      const storage = await s3.storage({ callTimeoutMs: 200 });
+      const key = newKey();
+      const data = crypto.randomBytes(4 * MiB);
+      await storage.put(key, Readable.from([data]));
+      const body = await storage.get(key);
+      // Not read for five times the limit (a paused client), then read whole.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(chunk as Buffer);
+      expect(Buffer.concat(chunks).equals(data)).toBe(true);
+    });
+  });
+
   describe('check', () => {
     const base = () => ({
       endpoint: s3.endpoint,

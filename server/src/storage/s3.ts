@@ -39,6 +39,11 @@ export type S3StorageOptions = {
   uploadPartBytes?: number;
   /** Parts of one whole-object write in flight at once (each holds uploadPartBytes). */
   uploadQueueSize?: number;
+  /**
+   * How long a call without a streamed body (a listing, a HEAD, a delete, a download's first
+   * answer) may wait for the store's answer; CompleteMultipartUpload gets ten times as long.
+   */
+  callTimeoutMs?: number;
   /** Where the SDK's own warnings go (by default nowhere). */
   logger?: {
     debug(...a: unknown[]): void;
@@ -71,6 +76,8 @@ export class StorageConfigError extends Error {
 const MAX_PARTS = 10_000;
 const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
 const DEFAULT_QUEUE_SIZE = 4;
+/** How long a call without a streamed body waits for its answer (S3StorageOptions.callTimeoutMs). */
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -156,10 +163,19 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
     // known length are what every store accepts.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
-    // A store that does not answer fails the start-up check in bounded time.
-    requestHandler: { connectionTimeout: 10_000 },
+    // A store that does not connect, or does not answer a call, fails it in bounded time
+    // (the calls' limits are given per call: a part streamed from a slow client has none).
+    requestHandler: { connectionTimeout: 10_000, throwOnRequestTimeout: true },
     logger: options.logger ?? silent,
   });
+
+  /**
+   * A store that accepts a call and never answers it would hold a download, the sweep or a
+   * completion (and its session's claim) for good: calls whose request has no streamed body
+   * wait this long for the answer's head (a download's body then streams without a limit).
+   */
+  const timed = { requestTimeout: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS };
+  const completeTimed = { requestTimeout: timed.requestTimeout * 10 };
 
   const objectName = (key: string) => {
     assertValidKey(key);
@@ -174,7 +190,10 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
 
   async function sizeOf(key: string): Promise<number | null> {
     try {
-      const head = await client.send(new HeadObjectCommand({ Bucket, Key: objectName(key) }));
+      const head = await client.send(
+        new HeadObjectCommand({ Bucket, Key: objectName(key) }),
+        timed,
+      );
       return head.ContentLength ?? 0;
     } catch (err) {
       if (isMissingObject(err)) return null;
@@ -192,6 +211,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
           Key,
           Range: range ? `bytes=${range.start}-${range.end}` : undefined,
         }),
+        timed,
       );
       return res.Body ?? null;
     } catch (err) {
@@ -208,6 +228,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
     for (;;) {
       const page = await client.send(
         new ListPartsCommand({ Bucket, Key, UploadId, PartNumberMarker, MaxParts: pageSize }),
+        timed,
       );
       for (const p of page.Parts ?? []) {
         if (p.PartNumber === undefined || !p.ETag) continue;
@@ -237,6 +258,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
           UploadIdMarker,
           MaxUploads: pageSize,
         }),
+        timed,
       );
       for (const u of page.Uploads ?? []) {
         if (u.Key && u.UploadId) yield { Key: u.Key, UploadId: u.UploadId, Initiated: u.Initiated };
@@ -249,7 +271,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
 
   async function abortUpload(UploadId: string, Key: string) {
     try {
-      await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }));
+      await client.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }), timed);
     } catch (err) {
       if (!isMissingUpload(err)) throw err;
     }
@@ -285,7 +307,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
         // Upload aborts its multipart upload on failure; again here in case that failed too.
         // The key is the server's own fresh id, so nothing else of value lives there.
         if (upload.uploadId) await abortUpload(upload.uploadId, Key).catch(() => undefined);
-        await client.send(new DeleteObjectCommand({ Bucket, Key })).catch(() => undefined);
+        await client.send(new DeleteObjectCommand({ Bucket, Key }), timed).catch(() => undefined);
         throw failure instanceof StorageSizeError ? failure : err;
       }
     },
@@ -308,7 +330,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
 
     async delete(key) {
       try {
-        await client.send(new DeleteObjectCommand({ Bucket, Key: objectName(key) }));
+        await client.send(new DeleteObjectCommand({ Bucket, Key: objectName(key) }), timed);
       } catch (err) {
         if (!isMissingObject(err)) throw err;
       }
@@ -324,6 +346,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
             ContinuationToken,
             MaxKeys: pageSize,
           }),
+          timed,
         );
         for (const o of page.Contents ?? []) {
           const key = keyOf(o.Key);
@@ -337,6 +360,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
     async createMultipart(key) {
       const res = await client.send(
         new CreateMultipartUploadCommand({ Bucket, Key: objectName(key) }),
+        timed,
       );
       if (!res.UploadId) throw new Error('S3 answered CreateMultipartUpload without an UploadId');
       return res.UploadId;
@@ -414,6 +438,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
               Parts: parts.map((p) => ({ PartNumber: p.PartNumber, ETag: p.ETag })),
             },
           }),
+          completeTimed,
         );
       } catch (err) {
         if (isMissingUpload(err)) return lostAnswer();
@@ -479,7 +504,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
     async check() {
       const where = endpoint ?? `AWS S3 in ${options.region}`;
       try {
-        await client.send(new HeadBucketCommand({ Bucket }));
+        await client.send(new HeadBucketCommand({ Bucket }), timed);
       } catch (err) {
         const status = statusOf(err);
         const name = nameOf(err) ?? 'Error';
