@@ -464,3 +464,57 @@ describe('abort and expiry', () => {
     expect((await served(upload.shortCode)).equals(data)).toBe(true);
   });
 });
+
+describe('the expiry sweep and a completion claimed after the sweep read its batch', () => {
+  it('spares the session the completion claimed: its row and its parts stay', async () => {
+    // The first session's bytes being aborted is the moment between the sweep reading its
+    // batch and removing the next one: a completion claims that one then.
+    let onAbort = async () => {};
+    const own = await createTestContext(
+      {},
+      {},
+      {
+        chunkSize: SMALL,
+        wrapStorage: (storage) => ({
+          ...storage,
+          abortMultipart: async (id, key) => {
+            await storage.abortMultipart(id, key);
+            await onAbort();
+          },
+        }),
+      },
+    );
+    try {
+      const { auth } = await signIn(own);
+      const data = crypto.randomBytes(SMALL + 1);
+      const ids: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const id = await startChunked(own, auth, data, SMALL);
+        await sendChunk(own, auth, id, 0, sliceOf(data, 0, SMALL));
+        ids.push(id);
+      }
+      own.clock.advance(SESSION_TTL_MS + 1000);
+      let claimed: string | null = null;
+      onAbort = async () => {
+        if (claimed) return;
+        for (const id of ids) {
+          if (!(await sessionRow(own, id))) continue;
+          claimed = id;
+          await own.handle.db
+            .updateTable('chunked_uploads')
+            .set({ status: 'completing', claim: 'live', claimed_at: own.clock.now().toISOString() })
+            .where('id', '=', id)
+            .execute();
+        }
+      };
+      expect(await own.modules.chunkedUploads.service.sweepExpired()).toBe(1);
+      expect(claimed).not.toBeNull();
+      const spared = (await sessionRow(own, claimed!))!;
+      expect(spared).toMatchObject({ status: 'completing', claim: 'live' });
+      expect(fs.existsSync(multipartFile(own, spared.multipart_id))).toBe(true);
+      expect(await partRows(own, claimed!)).toHaveLength(1);
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -4,11 +4,22 @@
  * updates of the session row, so a chunk and a completion can never run on one session at once.
  */
 import type { Db } from '../../db/database.ts';
-import type { ChunkedUploadPartRow, ChunkedUploadRow } from '../../db/schema.ts';
+import type { ExpressionBuilder } from 'kysely';
+import type { ChunkedUploadPartRow, ChunkedUploadRow, Database } from '../../db/schema.ts';
 
 export type ChunkedUploadsRepository = ReturnType<typeof createChunkedUploadsRepository>;
 
 export type PartClaim = 'claimed' | 'session-closed' | 'part-busy';
+
+/** Not a completion in progress: no claim, or one not renewed since claimStaleBefore. */
+function sweepable(claimStaleBefore: string) {
+  return (eb: ExpressionBuilder<Database, 'chunked_uploads'>) =>
+    eb.or([
+      eb('status', '!=', 'completing'),
+      eb('claimed_at', 'is', null),
+      eb('claimed_at', '<', claimStaleBefore),
+    ]);
+}
 
 export function createChunkedUploadsRepository(db: Db) {
   return {
@@ -157,7 +168,8 @@ export function createChunkedUploadsRepository(db: Db) {
 
     /**
      * open -> completing for one request (its claim token), or takes over a completion whose
-     * claimant has not shown it is alive since staleBefore (it crashed). False otherwise.
+     * claimant has not shown it is alive since staleBefore (it crashed). False otherwise, and
+     * for an open session that has expired since the request found it (the sweep's to remove).
      */
     async claimCompletion(id: string, claim: string, now: string, staleBefore: string) {
       const res = await db
@@ -166,7 +178,7 @@ export function createChunkedUploadsRepository(db: Db) {
         .where('id', '=', id)
         .where((eb) =>
           eb.or([
-            eb('status', '=', 'open'),
+            eb.and([eb('status', '=', 'open'), eb('expires_at', '>', now)]),
             eb.and([eb('status', '=', 'completing'), eb('claimed_at', '<', staleBefore)]),
           ]),
         )
@@ -240,15 +252,23 @@ export function createChunkedUploadsRepository(db: Db) {
         .selectFrom('chunked_uploads')
         .selectAll()
         .where('expires_at', '<=', now)
-        .where((eb) =>
-          eb.or([
-            eb('status', '!=', 'completing'),
-            eb('claimed_at', 'is', null),
-            eb('claimed_at', '<', claimStaleBefore),
-          ]),
-        )
+        .where(sweepable(claimStaleBefore))
         .limit(limit)
         .execute();
+    },
+
+    /**
+     * Deletes one session found by expired() if it still may be swept (a completion may have
+     * claimed it since it was read): its status as it was deleted, or null when it was spared.
+     */
+    async deleteExpired(id: string, claimStaleBefore: string): Promise<{ status: string } | null> {
+      const row = await db
+        .deleteFrom('chunked_uploads')
+        .where('id', '=', id)
+        .where(sweepable(claimStaleBefore))
+        .returning('status')
+        .executeTakeFirst();
+      return row ?? null;
     },
   };
 }

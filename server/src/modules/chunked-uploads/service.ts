@@ -272,6 +272,9 @@ export function createChunkedUploadsService(deps: {
         if (now?.status === 'completed' && now.upload_id) {
           return lostAnswer(await uploads.get(owner, now.upload_id));
         }
+        if (now?.status !== 'completing') {
+          throw new NotFoundError('Upload session expired; start the upload again');
+        }
         throw new ConflictError('Upload is already being completed');
       }
 
@@ -362,9 +365,13 @@ export function createChunkedUploadsService(deps: {
         const batch = await sessions.expired(nowIso(), ago(COMPLETION_STALE_MS), 100);
         if (batch.length === 0) return removed;
         for (const s of batch) {
-          await sessions.delete(s.id);
+          // Spared when a completion claimed it since the batch was read: it finishes first.
+          const deleted = await sessions.deleteExpired(s.id, ago(COMPLETION_STALE_MS));
+          if (!deleted) continue;
           // A completed session's bytes are its upload's now.
-          if (s.status !== 'completed') await storage.abortMultipart(s.multipart_id, s.storage_key);
+          if (deleted.status !== 'completed') {
+            await storage.abortMultipart(s.multipart_id, s.storage_key);
+          }
           removed += 1;
         }
       }
