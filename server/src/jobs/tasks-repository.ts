@@ -64,6 +64,16 @@ export function createTasksRepository(db: Executor) {
       return Number(res.numUpdatedRows) === 1;
     },
 
+    /** Holds a running task's lease until `until` (not once its failure has released it). */
+    async renew(id: string, until: string): Promise<void> {
+      await db
+        .updateTable('tasks')
+        .set({ locked_until: until })
+        .where('id', '=', id)
+        .where('locked_until', 'is not', null)
+        .execute();
+    },
+
     async remove(id: string): Promise<void> {
       await db.deleteFrom('tasks').where('id', '=', id).execute();
     },

@@ -12,7 +12,7 @@ import { createTestContext, type TestContext } from '../../test/context.ts';
 import { completeChunked, sendAll, sessionRow, startChunked } from '../../test/chunked-uploads.ts';
 import { signIn } from '../../test/users.ts';
 import { createTasksRepository } from './tasks-repository.ts';
-import { createBackground, MAX_ATTEMPTS } from './tasks.ts';
+import { createBackground, LEASE_MS, MAX_ATTEMPTS } from './tasks.ts';
 
 type LogCall = { level: string; fields: Record<string, unknown>; msg: unknown };
 
@@ -214,6 +214,44 @@ describe('the task runner', () => {
     expect(await background.drain()).toBe(1);
     expect(ran).toEqual([expired, held]);
     expect(await taskRow(ctx, 'test.ok', held)).toBeUndefined();
+  });
+
+  it('renews the lease of a task that runs long, so no other runner takes it meanwhile', async () => {
+    let release = () => {};
+    const started: string[] = [];
+    const slowRunner = () => {
+      const { log } = recordingLog();
+      const tasks = createTasksRepository(ctx.handle.db);
+      const background = createBackground({ tasks, clock: ctx.clock, log, renewEveryMs: 20 });
+      background.register('test.slow', {
+        subject: 'uploadId',
+        run: async (subject) => {
+          started.push(subject);
+          await new Promise<void>((resolve) => (release = resolve));
+        },
+      });
+      return { background, tasks };
+    };
+    const first = slowRunner();
+    const subject = id();
+    await first.tasks.enqueue('test.slow', subject, nowIso(-1000));
+    const running = first.background.drain();
+    await vi.waitFor(() => expect(started).toEqual([subject]));
+    const leasedUntil = (await taskRow(ctx, 'test.slow', subject))!.locked_until!;
+
+    // Past the first lease: the runner, still at it, has renewed it from the new time.
+    ctx.clock.advance(LEASE_MS + 1000);
+    await vi.waitFor(async () =>
+      expect((await taskRow(ctx, 'test.slow', subject))!.locked_until! > nowIso()).toBe(true),
+    );
+    expect((await taskRow(ctx, 'test.slow', subject))!.locked_until! > leasedUntil).toBe(true);
+    const second = slowRunner();
+    expect(await second.background.drain()).toBe(0);
+    expect(started).toEqual([subject]);
+
+    release();
+    expect(await running).toBe(1);
+    expect(await taskRow(ctx, 'test.slow', subject)).toBeUndefined();
   });
 
   it('is not held up by tasks of a kind it has no handler for', async () => {

@@ -12,8 +12,12 @@ import type { TasksRepository } from './tasks-repository.ts';
 export const MAX_ATTEMPTS = 5;
 /** Wait before attempt n + 1 (after the first failure: a minute). */
 const BACKOFF_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
-/** Another runner may take a task whose runner has not finished it by then (it died). */
-const LEASE_MS = 10 * 60_000;
+/**
+ * Another runner may take a task whose runner has not renewed its lease for this long (it
+ * died). A runner renews it every quarter of that while the task runs (hashing a large file
+ * read back from S3 can take longer than the lease).
+ */
+export const LEASE_MS = 10 * 60_000;
 const BATCH = 20;
 
 export type TaskHandler = {
@@ -24,8 +28,15 @@ export type TaskHandler = {
 
 export type Background = ReturnType<typeof createBackground>;
 
-export function createBackground(deps: { tasks: TasksRepository; clock: Clock; log: Logger }) {
+export function createBackground(deps: {
+  tasks: TasksRepository;
+  clock: Clock;
+  log: Logger;
+  /** How often a running task's lease is renewed (tests shorten it). */
+  renewEveryMs?: number;
+}) {
   const { tasks, clock, log } = deps;
+  const renewEveryMs = deps.renewEveryMs ?? LEASE_MS / 4;
   const handlers = new Map<string, TaskHandler>();
   let running: Promise<number> | null = null;
   let again = false;
@@ -39,8 +50,17 @@ export function createBackground(deps: { tasks: TasksRepository; clock: Clock; l
     if (!leased) return false; // another runner has it
     const attempt = task.attempts + 1;
     const fields = { task: task.kind, [handler.subject]: task.subject_id, attempt };
+    const renewal = setInterval(() => {
+      tasks
+        .renew(task.id, iso(clock.now().getTime() + LEASE_MS))
+        .catch((err: unknown) => log.warn({ ...fields, err }, 'background task lease not renewed'));
+    }, renewEveryMs);
     try {
-      await handler.run(task.subject_id);
+      try {
+        await handler.run(task.subject_id);
+      } finally {
+        clearInterval(renewal);
+      }
       await tasks.remove(task.id);
     } catch (err) {
       const last = attempt >= MAX_ATTEMPTS;
