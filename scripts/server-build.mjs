@@ -4,11 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { newestMtime, root } from './web-build.mjs';
+import { buildIsStale, root, sourcesDigest } from './web-build.mjs';
 
 const outdir = path.join(root, 'server/dist');
 const out = path.join(outdir, 'main.js');
 const sources = ['server/src', 'server/package.json', 'contract/src'];
+const marker = path.join(outdir, '.sources-digest');
 
 /**
  * Node's options for the built server, as `npm start`, the Dockerfile and the browser tests run
@@ -27,9 +28,7 @@ export function serverNodeArgs(env = process.env) {
 }
 
 export function serverBuildIsStale() {
-  if (!fs.existsSync(out)) return true;
-  const built = fs.statSync(out).mtimeMs;
-  return sources.some((s) => newestMtime(path.join(root, s)) > built);
+  return buildIsStale(out, marker, sources);
 }
 
 export async function ensureServerBuilt() {
@@ -59,5 +58,6 @@ export async function ensureServerBuilt() {
       recursive: true,
     },
   );
+  fs.writeFileSync(marker, sourcesDigest(sources));
   return out;
 }
