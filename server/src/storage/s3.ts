@@ -57,7 +57,6 @@ export type S3Storage = Storage & {
   readonly client: S3Client;
   readonly bucket: string;
   readonly prefix: string;
-  /** check(): rejects with a StorageConfigError naming the wrong setting (the start-up check). */
   /** Closes the client's sockets. */
   destroy(): void;
 };
@@ -501,6 +500,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
       return getSignedUrl(client, command, { expiresIn: expiresInSeconds, signingDate: signedAt });
     },
 
+    /** Rejects with a StorageConfigError naming the wrong setting (also the start-up check). */
     async check() {
       const where = endpoint ?? `AWS S3 in ${options.region}`;
       try {

@@ -451,4 +451,36 @@ describe('an upload whose row the database cannot write', () => {
       await other.database.drop();
     }
   });
+
+  it('answers 500 and removes its bytes when the insert was refused and no row exists', async () => {
+    // The insert fails inside its transaction (its short code's table is gone for a moment),
+    // and the database, still answering, says there is no row: nobody will ever want the bytes.
+    let stored = async () => {};
+    const other = await createTestContext(
+      {},
+      {},
+      {
+        wrapStorage: (storage) => ({
+          ...storage,
+          put: async (key, body, options) => {
+            const result = await storage.put(key, body, options);
+            await stored();
+            return result;
+          },
+        }),
+      },
+    );
+    try {
+      const { user, auth } = await signIn(other);
+      const files = path.join(other.dataDir, 'files');
+      stored = () => other.handle.db.schema.alterTable('slugs').renameTo('slugs_away').execute();
+      const res = await uploadFile(other, auth, { filename: 'a.bin', data: Buffer.alloc(5000, 1) });
+      await other.handle.db.schema.alterTable('slugs_away').renameTo('slugs').execute();
+      expect(res.statusCode).toBe(500);
+      expect(filesUnder(files)).toEqual([]);
+      expect(await uploadIdsOf(other, user.id)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
 });
