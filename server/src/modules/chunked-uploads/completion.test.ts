@@ -340,6 +340,73 @@ describe('repeated and concurrent completion', () => {
   });
 });
 
+describe('a completion that failed once the store had the parts to join', () => {
+  it.each([
+    ['the upload row could not be written', 'record'],
+    ["the store's answer to the join was lost", 'join'],
+  ] as const)(
+    'takes no chunk after it (%s), and the next completion makes the upload',
+    async (_, where) => {
+      // Before, the session was reopened: a chunk sent again met a part that no longer exists
+      // (the parts were joined), answered 404 and un-stored its part, and every completion
+      // after it was refused for that missing chunk.
+      let afterJoin: (() => Promise<void>) | null = null;
+      const other = await createTestContext(
+        {},
+        {},
+        {
+          chunkSize: SMALL,
+          wrapStorage: (storage) => ({
+            ...storage,
+            completeMultipart: async (multipartId, key, totalSize) => {
+              await storage.completeMultipart(multipartId, key, totalSize);
+              const then = afterJoin;
+              afterJoin = null;
+              await then?.();
+            },
+          }),
+        },
+      );
+      const slugs = other.handle.db.schema;
+      try {
+        const { user, auth } = await signIn(other);
+        const data = crypto.randomBytes(SMALL * 2 + 3);
+        const uploadId = await startChunked(other, auth, data, SMALL);
+        await sendAll(other, auth, uploadId, data, SMALL);
+
+        afterJoin =
+          where === 'record'
+            ? async () => void (await slugs.alterTable('slugs').renameTo('slugs_away').execute())
+            : () => Promise.reject(new Error('socket hang up'));
+        const failed = await completeChunked(other, auth, uploadId);
+        if (where === 'record') await slugs.alterTable('slugs_away').renameTo('slugs').execute();
+        expect(failed.statusCode).toBe(500);
+        expect(await sessionRow(other, uploadId)).toMatchObject({
+          status: 'completing',
+          claim: null,
+        });
+
+        const resent = await sendChunk(other, auth, uploadId, 1, sliceOf(data, 1, SMALL));
+        expect(resent.statusCode).toBe(409);
+        expect(resent.json().message).toBe('Upload is already being completed');
+        const status = await chunkStatus(other, auth, uploadId);
+        expect(status.json().receivedChunks).toEqual([0, 1, 2]);
+
+        // Taken over at once: no wait for the old claim to go stale.
+        const res = await completeChunked(other, auth, uploadId);
+        expect(res.statusCode, res.body).toBe(201);
+        const upload = res.json().upload;
+        const download = await other.app.inject({ method: 'GET', url: `/${upload.shortCode}` });
+        expect(download.rawPayload.equals(data)).toBe(true);
+        expect(await diskUsedOf(other, user.id)).toBe(data.length);
+        expect(await uploadIdsOf(other, user.id)).toEqual([upload.id]);
+      } finally {
+        await other.close();
+      }
+    },
+  );
+});
+
 describe('what a client sends', () => {
   it('refuses chunk indexes that are not plain decimal numbers, storing nothing', async () => {
     const { auth } = await signIn(ctx);

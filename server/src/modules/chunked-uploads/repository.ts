@@ -195,7 +195,22 @@ export function createChunkedUploadsRepository(db: Db) {
         .execute();
     },
 
-    /** Gives a claimed completion up: the session is open again. */
+    /**
+     * Gives a claimed completion up once the store may have joined the parts: the session stays
+     * completing (it takes no chunk: a part sent to a joined upload would fail), with no claim,
+     * and the next completion takes it over at once. A heartbeat of the old claim matches nothing.
+     */
+    async releaseCompletion(id: string, claim: string): Promise<void> {
+      await db
+        .updateTable('chunked_uploads')
+        .set({ claim: null, claimed_at: new Date(0).toISOString() })
+        .where('id', '=', id)
+        .where('status', '=', 'completing')
+        .where('claim', '=', claim)
+        .execute();
+    },
+
+    /** Gives a claimed completion up before the parts were joined: the session is open again. */
     async reopen(id: string, claim: string): Promise<void> {
       await db
         .updateTable('chunked_uploads')

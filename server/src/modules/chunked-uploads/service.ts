@@ -6,8 +6,9 @@
  * shows it is alive while it writes; completion claims the session (open -> completing) and
  * joins the parts only when every part is stored and none is being written. So once a session
  * is completing or completed, a chunk is refused with 409 and the committed bytes never change.
- * Completion can be repeated: a claim whose request died is taken over after a while, and a
- * completed session answers the upload it made.
+ * Completion can be repeated: a claim whose request died is taken over after a while, one whose
+ * request failed after handing the parts to the store to be joined is taken over at once (the
+ * session is never reopened then), and a completed session answers the upload it made.
  */
 import crypto from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
@@ -300,8 +301,14 @@ export function createChunkedUploadsService(deps: {
             Number(session.total_size),
           );
         } catch (err) {
-          await sessions.reopen(uploadId, claim);
-          if (err instanceof StorageSizeError) throw new ValidationError(err.message);
+          if (err instanceof StorageSizeError) {
+            // The parts do not add up and nothing was joined: a chunk sent again can mend it.
+            await sessions.reopen(uploadId, claim);
+            throw new ValidationError(err.message);
+          }
+          // The store may have joined the parts even so (its answer lost on the way): no chunk
+          // is taken from here on, and the next completion joins them or finds the object.
+          await sessions.releaseCompletion(uploadId, claim).catch(() => undefined);
           throw err;
         }
         let result: { row: UploadRow; created: boolean };
@@ -321,8 +328,9 @@ export function createChunkedUploadsService(deps: {
             // Refused for the quota, its bytes removed: the session is over.
             await sessions.delete(uploadId);
           } else {
-            // The assembled bytes stay; a retry (or a takeover) records them.
-            await sessions.reopen(uploadId, claim).catch(() => undefined);
+            // The joined bytes stay, and the session takes no chunk (there are no parts left to
+            // write to): the next completion takes over at once and records them.
+            await sessions.releaseCompletion(uploadId, claim).catch(() => undefined);
           }
           throw err;
         }
