@@ -407,6 +407,26 @@ describe('a completion that failed once the store had the parts to join', () => 
   );
 });
 
+describe('a completion whose parts the store no longer has', () => {
+  it('answers 404 expired and ends the session, charging nothing', async () => {
+    // As when an S3 bucket's lifecycle rule aborted the multipart upload. Before: a 500 on
+    // every completion until the session expired.
+    const { user, auth } = await signIn(ctx);
+    const data = crypto.randomBytes(SMALL * 2 + 3);
+    const uploadId = await filled(auth, data);
+    const { multipart_id } = (await sessionRow(ctx, uploadId))!;
+    fs.rmSync(multipartFile(ctx, multipart_id));
+
+    const res = await completeChunked(ctx, auth, uploadId);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().message).toBe('Upload session expired; start the upload again');
+    expect(await sessionRow(ctx, uploadId)).toBeUndefined();
+    expect(await uploadIdsOf(ctx, user.id)).toEqual([]);
+    expect(await diskUsedOf(ctx, user.id)).toBe(0);
+    expect((await completeChunked(ctx, auth, uploadId)).statusCode).toBe(404);
+  });
+});
+
 describe('what a client sends', () => {
   it('refuses chunk indexes that are not plain decimal numbers, storing nothing', async () => {
     const { auth } = await signIn(ctx);

@@ -306,6 +306,12 @@ export function createChunkedUploadsService(deps: {
             await sessions.reopen(uploadId, claim);
             throw new ValidationError(err.message);
           }
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+            // Neither the parts nor a joined object: the store dropped them (an S3 bucket's
+            // rule that aborts old multipart uploads). Nothing can complete the session.
+            await sessions.delete(uploadId);
+            throw new NotFoundError('Upload session expired; start the upload again');
+          }
           // The store may have joined the parts even so (its answer lost on the way): no chunk
           // is taken from here on, and the next completion joins them or finds the object.
           await sessions.releaseCompletion(uploadId, claim).catch(() => undefined);
