@@ -150,6 +150,23 @@ describe('PATCH /api/access-requests/:id', () => {
     expect(await countOf('users')).toBe(users + 1);
   });
 
+  it('of decisions at once, every one that lost names what the request became', async () => {
+    // The 409 used to name the status read before the decision was tried: "was pending already".
+    const req = await pending();
+    const results = await Promise.all(
+      ['approved', 'rejected', 'approved', 'rejected', 'approved', 'rejected'].map((status) =>
+        decide(req.id, status),
+      ),
+    );
+    const won = results.filter((r) => r.statusCode === 200);
+    expect(won).toHaveLength(1);
+    const became = won[0]!.json().request.status as string;
+    for (const lost of results.filter((r) => r.statusCode !== 200)) {
+      expect(lost.statusCode).toBe(409);
+      expect(lost.json().message).toBe(`This request was ${became} already`);
+    }
+  });
+
   it('an approval for an email that got an account meanwhile is a 409 and stays pending', async () => {
     const req = await pending();
     await createUser(ctx, { email: req.email });

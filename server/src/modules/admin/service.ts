@@ -289,7 +289,16 @@ export function createAdminService(deps: {
       const existing = await admin.findRequest(id);
       if (!existing) throw new NotFoundError('Access request not found');
       const request = await admin.decideRequest(id, status, actor.id, clock.now().toISOString());
-      if (!request) throw new ConflictError(`This request was ${existing.status} already`);
+      if (!request) {
+        // Decided meanwhile (perhaps by a request running beside this one): say how it is now.
+        const now = await admin.findRequest(id);
+        if (!now) throw new NotFoundError('Access request not found');
+        throw new ConflictError(
+          now.status === 'pending'
+            ? 'This request is being decided; try again'
+            : `This request was ${now.status} already`,
+        );
+      }
 
       if (status === 'rejected') {
         const sent = await mailer.send(
