@@ -231,7 +231,9 @@ export function cleanDisplayName(name: string): string {
     .replace(new RegExp(CONTROL_CHARACTERS.source, 'g'), '')
     .replace(new RegExp(BIDI_CONTROLS.source, 'g'), '')
     .trim();
-  return (base || 'file').slice(0, 255);
+  const cut = (base || 'file').slice(0, 255);
+  // Not half of a character written as two UTF-16 units (an emoji) at the cut.
+  return /[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
 
 export { ROUTES, routePath, type Access, type RouteName, type RouteSpec } from './routes.ts';

@@ -152,3 +152,35 @@ export function withControlCharacters(
   }
   return out;
 }
+
+/** Half a character each: a high and a low surrogate alone, and the two the wrong way round. */
+const LONE_SURROGATES = ['\ud800', '\udfff', '\udc00\ud800'] as const;
+
+/**
+ * The input with a lone surrogate in one of its JSON body's strings (from the schema), alone and
+ * inside a plausible value. Only a JSON `\u` escape can carry one: a URL, a form and a multipart
+ * field are decoded from UTF-8, which has none. `path` is the field as an answer names it.
+ */
+export function withLoneSurrogates(
+  e: Endpoint,
+  input: Input,
+): { label: string; path: string; input: Input }[] {
+  const out: { label: string; path: string; input: Input }[] = [];
+  for (const path of e.body ? stringPaths(e.body) : []) {
+    const original = path.reduce<unknown>(
+      (node, k) => (node as Record<string | number, unknown> | undefined)?.[k],
+      input.body,
+    );
+    const value = typeof original === 'string' && original !== '' ? original : 'x';
+    for (const half of LONE_SURROGATES) {
+      for (const v of [half, value.slice(0, 1) + half + value.slice(1)]) {
+        out.push({
+          label: `body ${path.join('.')}=${JSON.stringify(v)}`,
+          path: path.join('.'),
+          input: { ...input, body: setAt(input.body, path, v) },
+        });
+      }
+    }
+  }
+  return out;
+}

@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { ForbiddenError, PasswordChangeRequiredError, UnauthorizedError } from '../errors.ts';
-import { toValidationError } from '../lib/validate.ts';
+import { illFormedText, toValidationError } from '../lib/validate.ts';
 import type { Auth } from './auth.ts';
 import type { RequestStep } from './request-steps.ts';
 // The route config's ownSecurityHeaders is declared there.
@@ -120,6 +120,8 @@ export function plainStringKeys(schema: z.ZodType): string[] | null {
 /** Checks input against a contract schema: its value as zod outputs it, or the error naming the field. */
 export function compileValidator(schema: z.ZodType) {
   const validate = (data: unknown) => {
+    const illFormed = illFormedText(data);
+    if (illFormed) return { error: illFormed };
     const result = schema.safeParse(data, { reportInput: true });
     return result.success ? { value: result.data } : { error: toValidationError(result.error) };
   };

@@ -489,6 +489,16 @@ describe('what a client sends', () => {
     expect(injected.statusCode).toBe(400);
   });
 
+  it('cuts a long filename to 255 units without halving an emoji', async () => {
+    // 300 emoji are 600 UTF-16 units: the cut at 255 used to keep the first half of the 128th.
+    const { auth } = await signIn(ctx);
+    const uploadId = await startChunked(ctx, auth, crypto.randomBytes(10), SMALL, {
+      filename: '\u{1F4A9}'.repeat(300),
+    });
+    const filename = (await chunkStatus(ctx, auth, uploadId)).json().filename as string;
+    expect(filename).toBe('\u{1F4A9}'.repeat(127));
+  });
+
   it('drops a right-to-left override from the filename', async () => {
     const { auth } = await signIn(ctx);
     const data = crypto.randomBytes(100);
