@@ -225,11 +225,17 @@ export function isMimeType(value: string): boolean {
   return /^[a-z0-9!#$&^_.+-]{1,127}\/[a-z0-9!#$&^_.+-]{1,127}$/.test(value);
 }
 
-/** A filename as it may be shown: no path, control or bidirectional characters, 255 at most. */
+/**
+ * A filename as it may be shown: no path, control or bidirectional characters, no half
+ * characters, 255 UTF-16 units at most.
+ */
 export function cleanDisplayName(name: string): string {
   const base = (name.split(/[\\/]/).pop() ?? '')
     .replace(new RegExp(CONTROL_CHARACTERS.source, 'g'), '')
     .replace(new RegExp(BIDI_CONTROLS.source, 'g'), '')
+    // Half a character (a multipart header may be sent in UTF-16) as the replacement character,
+    // the same on both engines (each would store it as a different one).
+    .replace(/\p{Cs}/gu, '\ufffd')
     .trim();
   const cut = (base || 'file').slice(0, 255);
   // Not half of a character written as two UTF-16 units (an emoji) at the cut.

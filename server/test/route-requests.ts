@@ -158,8 +158,8 @@ const LONE_SURROGATES = ['\ud800', '\udfff', '\udc00\ud800'] as const;
 
 /**
  * The input with a lone surrogate in one of its JSON body's strings (from the schema), alone and
- * inside a plausible value. Only a JSON `\u` escape can carry one: a URL, a form and a multipart
- * field are decoded from UTF-8, which has none. `path` is the field as an answer names it.
+ * inside a plausible value (a JSON `\u` escape carries it; a URL and a URL-encoded form are
+ * decoded from UTF-8, which has none). `path` is the field as an answer names it.
  */
 export function withLoneSurrogates(
   e: Endpoint,

@@ -120,10 +120,10 @@ export function plainStringKeys(schema: z.ZodType): string[] | null {
 /** Checks input against a contract schema: its value as zod outputs it, or the error naming the field. */
 export function compileValidator(schema: z.ZodType) {
   const validate = (data: unknown) => {
-    const illFormed = illFormedText(data);
-    if (illFormed) return { error: illFormed };
     const result = schema.safeParse(data, { reportInput: true });
-    return result.success ? { value: result.data } : { error: toValidationError(result.error) };
+    if (!result.success) return { error: toValidationError(result.error) };
+    const illFormed = illFormedText(result.data);
+    return illFormed ? { error: illFormed } : { value: result.data };
   };
   const keys = plainStringKeys(schema);
   if (!keys) return validate;
