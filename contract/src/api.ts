@@ -477,6 +477,8 @@ export const API = {
   chunkedAbort: endpoint(ROUTES.chunkedAbort, {
     tag: 'Chunked uploads',
     summary: 'Abandon a chunked upload and its bytes',
+    description:
+      'An open session, or one whose completion failed or stopped (409 while a completion is under way, or once it is complete).',
     params: UploadIdParams,
     responses: { 204: null },
   }),

@@ -407,7 +407,69 @@ describe('a completion that failed once the store had the parts to join', () => 
   );
 });
 
+describe('aborting a session whose completion failed', () => {
+  it('is allowed once the claim is given up, and leaves no upload and no charge', async () => {
+    // Before, the session stayed completing and abort answered 409 until it expired.
+    const { user, auth } = await signIn(ctx);
+    const data = crypto.randomBytes(SMALL * 2 + 3);
+    const uploadId = await filled(auth, data);
+    const schema = ctx.handle.db.schema;
+    await schema.alterTable('slugs').renameTo('slugs_away').execute();
+    let failed;
+    try {
+      failed = await completeChunked(ctx, auth, uploadId);
+    } finally {
+      await schema.alterTable('slugs_away').renameTo('slugs').execute();
+    }
+    expect(failed.statusCode).toBe(500);
+
+    const aborted = await abortChunked(ctx, auth, uploadId);
+    expect(aborted.statusCode, aborted.body).toBe(204);
+    expect(await sessionRow(ctx, uploadId)).toBeUndefined();
+    expect((await chunkStatus(ctx, auth, uploadId)).statusCode).toBe(404);
+    expect(await uploadIdsOf(ctx, user.id)).toEqual([]);
+    expect(await diskUsedOf(ctx, user.id)).toBe(0);
+  });
+
+  it('is refused while a completion holds a fresh claim', async () => {
+    const { auth } = await signIn(ctx);
+    const data = crypto.randomBytes(SMALL + 1);
+    const uploadId = await filled(auth, data);
+    await ctx.handle.db
+      .updateTable('chunked_uploads')
+      .set({ status: 'completing', claim: 'x', claimed_at: ctx.clock.now().toISOString() })
+      .where('id', '=', uploadId)
+      .execute();
+    const res = await abortChunked(ctx, auth, uploadId);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toBe('Upload is already being completed');
+    expect(await sessionRow(ctx, uploadId)).toMatchObject({ status: 'completing', claim: 'x' });
+  });
+});
+
 describe('a completion whose parts the store no longer has', () => {
+  it('keeps the session while the store itself is not in working order (a volume gone)', async () => {
+    const { user, auth } = await signIn(ctx);
+    const data = crypto.randomBytes(SMALL * 2 + 3);
+    const uploadId = await filled(auth, data);
+    const { multipart_id } = (await sessionRow(ctx, uploadId))!;
+    const folder = path.dirname(multipartFile(ctx, multipart_id));
+    fs.renameSync(folder, `${folder}-away`);
+    let failed;
+    try {
+      failed = await completeChunked(ctx, auth, uploadId);
+    } finally {
+      fs.renameSync(`${folder}-away`, folder);
+    }
+    expect(failed.statusCode).toBe(500);
+    expect(await sessionRow(ctx, uploadId)).toMatchObject({ status: 'completing', claim: null });
+
+    const res = await completeChunked(ctx, auth, uploadId);
+    expect(res.statusCode, res.body).toBe(201);
+    expect((await served(res.json().upload.shortCode)).equals(data)).toBe(true);
+    expect(await diskUsedOf(ctx, user.id)).toBe(data.length);
+  });
+
   it('answers 404 expired and ends the session, charging nothing', async () => {
     // As when an S3 bucket's lifecycle rule aborted the multipart upload. Before: a 500 on
     // every completion until the session expired.

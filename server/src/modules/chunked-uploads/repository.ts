@@ -251,12 +251,32 @@ export function createChunkedUploadsRepository(db: Db) {
       await db.deleteFrom('chunked_uploads').where('id', '=', id).execute();
     },
 
-    /** Deletes the session if it is still open; false when a completion has claimed it. */
-    async deleteOpen(id: string): Promise<boolean> {
+    /**
+     * Deletes the session if it is open, or completing under a claim given up or not renewed
+     * since claimStaleBefore (its completion failed or died); false when a completion is under
+     * way or done.
+     */
+    async deleteAbortable(id: string, claimStaleBefore: string): Promise<boolean> {
       const res = await db
         .deleteFrom('chunked_uploads')
         .where('id', '=', id)
-        .where('status', '=', 'open')
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'open'),
+            eb.and([eb('status', '=', 'completing'), eb('claimed_at', '<', claimStaleBefore)]),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(res.numDeletedRows) === 1;
+    },
+
+    /** Deletes the session while this completion's claim holds it; false when it does not. */
+    async deleteClaimed(id: string, claim: string): Promise<boolean> {
+      const res = await db
+        .deleteFrom('chunked_uploads')
+        .where('id', '=', id)
+        .where('status', '=', 'completing')
+        .where('claim', '=', claim)
         .executeTakeFirst();
       return Number(res.numDeletedRows) === 1;
     },

@@ -7,8 +7,9 @@
  * joins the parts only when every part is stored and none is being written. So once a session
  * is completing or completed, a chunk is refused with 409 and the committed bytes never change.
  * Completion can be repeated: a claim whose request died is taken over after a while, one whose
- * request failed after handing the parts to the store to be joined is taken over at once (the
- * session is never reopened then), and a completed session answers the upload it made.
+ * request failed once it had asked the store to join the parts is taken over at once (the
+ * session is never reopened then: the parts may be joined), and a completed session answers the
+ * upload it made.
  */
 import crypto from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
@@ -306,11 +307,25 @@ export function createChunkedUploadsService(deps: {
             await sessions.reopen(uploadId, claim);
             throw new ValidationError(err.message);
           }
-          if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-            // Neither the parts nor a joined object: the store dropped them (an S3 bucket's
-            // rule that aborts old multipart uploads). Nothing can complete the session.
-            await sessions.delete(uploadId);
-            throw new NotFoundError('Upload session expired; start the upload again');
+          if (
+            (err as NodeJS.ErrnoException).code === 'ENOENT' &&
+            (await storage.check().then(
+              () => true,
+              () => false,
+            ))
+          ) {
+            // Neither the parts nor a joined object, in a store in working order (not a volume
+            // gone for a moment): the store dropped them (an S3 bucket's rule that aborts old
+            // multipart uploads), and nothing can complete the session.
+            if (await sessions.deleteClaimed(uploadId, claim)) {
+              throw new NotFoundError('Upload session expired; start the upload again');
+            }
+            // This claim was taken over meanwhile: the completion that took it may have made it.
+            const now = await sessions.find(uploadId);
+            if (now?.status === 'completed' && now.upload_id) {
+              return lostAnswer(await uploads.get(owner, now.upload_id));
+            }
+            throw err;
           }
           // The store may have joined the parts even so (its answer lost on the way): no chunk
           // is taken from here on, and the next completion joins them or finds the object.
@@ -353,9 +368,11 @@ export function createChunkedUploadsService(deps: {
 
     async abort(owner: Viewer, uploadId: string): Promise<void> {
       const session = await ownSession(owner, uploadId);
-      if (session.status !== 'open') refuseChunk(session);
-      // Only while still open: a completion that claimed it meanwhile goes on undisturbed.
-      if (!(await sessions.deleteOpen(uploadId))) {
+      if (session.status === 'completed') refuseChunk(session);
+      // Open, or left by a completion that failed or died; a completion under way (its claim
+      // fresh) goes on undisturbed. Parts already joined are an object no upload points at,
+      // which the orphan sweep removes; one a completion recorded stays an upload.
+      if (!(await sessions.deleteAbortable(uploadId, ago(COMPLETION_STALE_MS)))) {
         refuseChunk((await sessions.find(uploadId)) ?? session);
       }
       await storage.abortMultipart(session.multipart_id, session.storage_key);
