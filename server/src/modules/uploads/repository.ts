@@ -444,7 +444,11 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
     tagOwnedBy: (tagId: string, userId: string) => tagOwnedBy(db, tagId, userId),
     tagsOf: (uploadIds: string[]) => tagsOf(db, uploadIds),
 
-    /** Of the given storage keys, those an upload (file or thumbnail) or a chunked session uses. */
+    /**
+     * Of the given storage keys, those an upload (file or thumbnail) or an unfinished chunked
+     * session uses. A completed session's object is its upload's: once that upload is deleted,
+     * bytes left behind (the process died between the delete and their removal) are an orphan.
+     */
     async referencedKeys(keys: string[]): Promise<Set<string>> {
       if (keys.length === 0) return new Set();
       const [files, thumbs, sessions] = await Promise.all([
@@ -462,6 +466,7 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
           .selectFrom('chunked_uploads')
           .select('storage_key as k')
           .where('storage_key', 'in', keys)
+          .where('status', '!=', 'completed')
           .execute(),
       ]);
       return new Set([...files, ...thumbs, ...sessions].map((r) => r.k as string));
