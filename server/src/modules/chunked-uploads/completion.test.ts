@@ -24,7 +24,7 @@ import {
   startChunked,
   waitForWriting,
 } from '../../../test/chunked-uploads.ts';
-import { diskUsedOf, multipart, uploadIdsOf } from '../../../test/uploads.ts';
+import { diskUsedOf, multipart, uploadFile, uploadIdsOf } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
 import { COMPLETION_STALE_MS, PART_STALE_MS, SESSION_TTL_MS } from './index.ts';
 
@@ -50,6 +50,21 @@ async function filled(auth: Auth, data: Buffer, fields: Record<string, unknown> 
   const uploadId = await startChunked(ctx, auth, data, SMALL, fields);
   await sendAll(ctx, auth, uploadId, data, SMALL);
   return uploadId;
+}
+
+/** Marks a session as a completion left it: claimed by `claim` at `claimedAt` (now by default). */
+async function claimedBy(
+  c: TestContext,
+  uploadId: string,
+  claim: string,
+  claimedAt = c.clock.now(),
+  more: { upload_id?: null } = {},
+) {
+  await c.handle.db
+    .updateTable('chunked_uploads')
+    .set({ status: 'completing', claim, claimed_at: claimedAt.toISOString(), ...more })
+    .where('id', '=', uploadId)
+    .execute();
 }
 
 async function uploadRowsWithId(id: string) {
@@ -106,11 +121,7 @@ describe('a chunk and a completion on one session', () => {
       expect(res.json().message).toBe('Upload is already complete');
     }
     // Even when the session row reads as a claim in progress (a completion taking over).
-    await ctx.handle.db
-      .updateTable('chunked_uploads')
-      .set({ status: 'completing', claim: 'x', claimed_at: ctx.clock.now().toISOString() })
-      .where('id', '=', uploadId)
-      .execute();
+    await claimedBy(ctx, uploadId, 'x');
     const claimed = await sendChunk(ctx, auth, uploadId, 1, crypto.randomBytes(SMALL));
     expect(claimed.statusCode).toBe(409);
     expect(claimed.json().message).toBe('Upload is already being completed');
@@ -122,11 +133,7 @@ describe('a chunk and a completion on one session', () => {
     const data = crypto.randomBytes(SMALL * 2);
     const uploadId = await filled(auth, data);
     const session = (await sessionRow(ctx, uploadId))!;
-    await ctx.handle.db
-      .updateTable('chunked_uploads')
-      .set({ status: 'completing', claim: 'x', claimed_at: ctx.clock.now().toISOString() })
-      .where('id', '=', uploadId)
-      .execute();
+    await claimedBy(ctx, uploadId, 'x');
 
     const res = await sendChunk(ctx, auth, uploadId, 0, crypto.randomBytes(SMALL));
     expect(res.statusCode).toBe(409);
@@ -208,11 +215,7 @@ describe('repeated and concurrent completion', () => {
     const { user, auth } = await signIn(ctx);
     const data = crypto.randomBytes(SMALL + 500);
     const uploadId = await filled(auth, data);
-    await ctx.handle.db
-      .updateTable('chunked_uploads')
-      .set({ status: 'completing', claim: 'x', claimed_at: ctx.clock.now().toISOString() })
-      .where('id', '=', uploadId)
-      .execute();
+    await claimedBy(ctx, uploadId, 'x');
 
     const busy = await completeChunked(ctx, auth, uploadId);
     expect(busy.statusCode).toBe(409);
@@ -267,16 +270,7 @@ describe('repeated and concurrent completion', () => {
       // dead request (long ago) and still holding its stored parts (marking the session
       // completed and removing its parts is one transaction).
       const staleAt = new Date(ctx.clock.now().getTime() - COMPLETION_STALE_MS - 1000);
-      await ctx.handle.db
-        .updateTable('chunked_uploads')
-        .set({
-          status: 'completing',
-          claim: 'x',
-          claimed_at: staleAt.toISOString(),
-          upload_id: null,
-        })
-        .where('id', '=', uploadId)
-        .execute();
+      await claimedBy(ctx, uploadId, 'x', staleAt, { upload_id: null });
       await ctx.handle.db.insertInto('chunked_upload_parts').values(parts).execute();
 
       const res = await completeChunked(ctx, auth, uploadId);
@@ -305,11 +299,7 @@ describe('repeated and concurrent completion', () => {
     expect(first.statusCode).toBe(201);
     const upload = first.json().upload;
     const staleAt = new Date(ctx.clock.now().getTime() - COMPLETION_STALE_MS - 1000);
-    await ctx.handle.db
-      .updateTable('chunked_uploads')
-      .set({ status: 'completing', claim: 'x', claimed_at: staleAt.toISOString(), upload_id: null })
-      .where('id', '=', uploadId)
-      .execute();
+    await claimedBy(ctx, uploadId, 'x', staleAt, { upload_id: null });
 
     const res = await completeChunked(ctx, auth, uploadId);
     expect(res.statusCode, res.body).toBe(200);
@@ -407,6 +397,45 @@ describe('a completion that failed once the store had the parts to join', () => 
   );
 });
 
+describe('a completion told the parts are gone after its claim was taken over', () => {
+  it('answers the upload the completion that took over made, and deletes nothing', async () => {
+    let made: { id: string } | null = null;
+    const other = await createTestContext(
+      {},
+      {},
+      {
+        chunkSize: SMALL,
+        wrapStorage: (storage) => ({
+          ...storage,
+          completeMultipart: async () => {
+            // Meanwhile another completion took the claim over and made the upload.
+            await other.handle.db
+              .updateTable('chunked_uploads')
+              .set({ status: 'completed', claim: 'other', upload_id: made!.id })
+              .execute();
+            throw Object.assign(new Error('multipart upload not found'), { code: 'ENOENT' });
+          },
+        }),
+      },
+    );
+    try {
+      const { auth } = await signIn(other);
+      const data = crypto.randomBytes(SMALL + 1);
+      const uploadId = await startChunked(other, auth, data, SMALL);
+      await sendAll(other, auth, uploadId, data, SMALL);
+      const simple = await uploadFile(other, auth, { filename: 'made.bin', data });
+      made = simple.json().upload;
+
+      const res = await completeChunked(other, auth, uploadId);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().upload.id).toBe(made!.id);
+      expect(await sessionRow(other, uploadId)).toMatchObject({ status: 'completed' });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('aborting a session whose completion failed', () => {
   it('is allowed once the claim is given up, and leaves no upload and no charge', async () => {
     // Before, the session stayed completing and abort answered 409 until it expired.
@@ -435,11 +464,7 @@ describe('aborting a session whose completion failed', () => {
     const { auth } = await signIn(ctx);
     const data = crypto.randomBytes(SMALL + 1);
     const uploadId = await filled(auth, data);
-    await ctx.handle.db
-      .updateTable('chunked_uploads')
-      .set({ status: 'completing', claim: 'x', claimed_at: ctx.clock.now().toISOString() })
-      .where('id', '=', uploadId)
-      .execute();
+    await claimedBy(ctx, uploadId, 'x');
     const res = await abortChunked(ctx, auth, uploadId);
     expect(res.statusCode).toBe(409);
     expect(res.json().message).toBe('Upload is already being completed');

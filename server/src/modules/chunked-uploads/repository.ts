@@ -260,12 +260,8 @@ export function createChunkedUploadsRepository(db: Db) {
       const res = await db
         .deleteFrom('chunked_uploads')
         .where('id', '=', id)
-        .where((eb) =>
-          eb.or([
-            eb('status', '=', 'open'),
-            eb.and([eb('status', '=', 'completing'), eb('claimed_at', '<', claimStaleBefore)]),
-          ]),
-        )
+        .where('status', '!=', 'completed')
+        .where(sweepable(claimStaleBefore))
         .executeTakeFirst();
       return Number(res.numDeletedRows) === 1;
     },

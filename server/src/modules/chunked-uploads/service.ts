@@ -307,13 +307,12 @@ export function createChunkedUploadsService(deps: {
             await sessions.reopen(uploadId, claim);
             throw new ValidationError(err.message);
           }
-          if (
-            (err as NodeJS.ErrnoException).code === 'ENOENT' &&
-            (await storage.check().then(
+          const storeWorks = () =>
+            storage.check().then(
               () => true,
               () => false,
-            ))
-          ) {
+            );
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT' && (await storeWorks())) {
             // Neither the parts nor a joined object, in a store in working order (not a volume
             // gone for a moment): the store dropped them (an S3 bucket's rule that aborts old
             // multipart uploads), and nothing can complete the session.
