@@ -21,7 +21,13 @@ import { createServingModule } from './modules/serving/index.ts';
 import { createStatsModule } from './modules/stats/index.ts';
 import { createSystemModule } from './modules/system/index.ts';
 import { createTagsModule } from './modules/tags/index.ts';
-import { createLinks, createUploadsModule, ffmpegAvailable } from './modules/uploads/index.ts';
+import {
+  createLinkCache,
+  createLinks,
+  createUploadsModule,
+  ffmpegAvailable,
+  noLinkCache,
+} from './modules/uploads/index.ts';
 import { createUploadersModule } from './modules/uploaders/index.ts';
 import { createUsersModule } from './modules/users/index.ts';
 import { authStep } from './plugins/auth.ts';
@@ -106,10 +112,16 @@ export async function buildApp(deps: AppDeps) {
     clock,
     log,
   });
+  // On PostgreSQL each instance keeps the links it serves in memory (uploads/link-cache.ts).
+  const linkCache =
+    config.databaseUrl && dialectOf(db) === 'postgres'
+      ? createLinkCache({ db, databaseUrl: config.databaseUrl, log })
+      : noLinkCache;
   const metrics = config.metricsToken
     ? createMetrics({
         openChunkedSessions: () => chunkedUploads.service.countOpen(),
         pool: deps.poolUse ?? (() => null),
+        linkCache: () => linkCache.stats(),
       })
     : null;
   const jobRunner = createJobRunner({ db, clock, log, onRun: metrics?.jobRun });
@@ -136,6 +148,7 @@ export async function buildApp(deps: AppDeps) {
     ffmpeg: config.ffmpegPath && ffmpegAvailable(config.ffmpegPath) ? config.ffmpegPath : null,
     kickTasks: background.kick,
     defaultPublic: preferences.service.defaultPublic,
+    linkCache,
     log,
   });
   const chunkedUploads = createChunkedUploadsModule({
@@ -242,6 +255,7 @@ export async function buildApp(deps: AppDeps) {
     await background.close();
     // Views counted since the last batch: committed before the database closes.
     await uploads.service.closeViews();
+    await linkCache.close();
   });
   return { app, modules, jobs, jobRunner, background };
 }

@@ -2,8 +2,9 @@
  * Two real server processes over one PostgreSQL database and one S3 bucket, as a scaled-out
  * install runs them: they start together on an empty database, and a client moves between
  * them (signed in on one, calling the other; a chunked upload's chunks alternating; a delete on
- * one seen by the other; one killed in the middle of a chunk and the upload finished on the
- * other). PostgreSQL only: SQLite is one file on one machine.
+ * one seen by the other, also while the other keeps the link in memory or is frozen; one
+ * killed in the middle of a chunk and the upload finished on the other). PostgreSQL only:
+ * SQLite is one file on one machine.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +15,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { MIGRATIONS } from './db/migrate.ts';
+import { LEASE_MS } from './modules/uploads/link-cache.ts';
 import { createTestDatabase, type TestDatabase } from '../test/context.ts';
 import {
   call,
@@ -30,6 +32,7 @@ import { multipart } from '../test/uploads.ts';
 
 const ADMIN = { email: 'ops@example.com', password: 'scale-out-password-1', username: 'ops' };
 const SECRET_KEY = 'scale-out-secret-key-0123456789abcdefghijklmnop';
+const METRICS_TOKEN = 'scale-out-metrics-token-0123';
 const LISTENING = 'Upshot is listening';
 const FIRST_ADMIN = 'First admin account created';
 const CASE_START =
@@ -69,6 +72,7 @@ async function envFor(): Promise<Record<string, string>> {
     ADMIN_USERNAME: ADMIN.username,
     LOG_LEVEL: 'warn',
     FFMPEG_PATH: '',
+    METRICS_TOKEN,
   };
 }
 
@@ -213,6 +217,44 @@ describe.runIf(onPostgres)('two instances over one database and one bucket', () 
     return { session, token: { 'x-api-token': user.json.apiToken } };
   }
 
+  /** Links the instance has served from memory so far (its metrics). */
+  async function memoryHits(on: Instance): Promise<number> {
+    const res = await fetch(`${on.url}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const text = await res.text();
+    const line = /^upshot_link_cache_hits_total (\d+)$/m.exec(text);
+    if (!line) throw new Error(`no link cache hits in ${on.name}'s metrics:\n${text}`);
+    return Number(line[1]);
+  }
+
+  /** Serves the link on `on` until an answer came from its memory. */
+  async function servedFromMemory(on: Instance, linkPath: string, body: string) {
+    await vi.waitFor(
+      async () => {
+        const before = await memoryHits(on);
+        const res = await fetch(new URL(linkPath, on.url));
+        expect(res.status).toBe(200);
+        expect(await res.text()).toBe(body);
+        expect(await memoryHits(on)).toBeGreaterThan(before);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+  }
+
+  /** A public text file uploaded on `on`: its id and its link's path. */
+  async function uploadText(on: Instance, session: Record<string, string>, text: string) {
+    const body = multipart({ isPublic: 'true' }, { filename: 'note.txt', data: Buffer.from(text) });
+    const uploaded = await fetch(`${on.url}/api/upload`, {
+      method: 'POST',
+      headers: { ...session, ...body.headers },
+      body: body.payload,
+    });
+    const created = (await uploaded.json()) as { url: string; upload: { id: string } };
+    expect(uploaded.status, JSON.stringify(created)).toBe(201);
+    return { id: created.upload.id, linkPath: new URL(created.url).pathname };
+  }
+
   async function initChunked(on: Instance, auth: Record<string, string>, size: number) {
     const init = await call<{ uploadId: string; chunkSize: number }>(
       on.url,
@@ -290,30 +332,16 @@ describe.runIf(onPostgres)('two instances over one database and one bucket', () 
 
   it('a delete on A is a 404 on B at once, for the link and the API', async () => {
     const { session } = await account(b);
-    const body = multipart(
-      { isPublic: 'true' },
-      { filename: 'note.txt', data: Buffer.from('gone soon\n') },
-    );
-    const uploaded = await fetch(`${b.url}/api/upload`, {
-      method: 'POST',
-      headers: { ...session, ...body.headers },
-      body: body.payload,
-    });
-    const created = (await uploaded.json()) as { url: string; upload: { id: string } };
-    expect(uploaded.status, JSON.stringify(created)).toBe(201);
-    const id = created.upload.id;
-    const linkPath = new URL(created.url).pathname;
+    const { id, linkPath } = await uploadText(b, session, 'gone soon\n');
     const row = await db()
       .selectFrom('uploads')
       .select('storage_key')
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
 
-    // Both serve it first, so the 404 after is the delete's doing.
+    // Both serve it first, from memory, so the 404 after is the delete's doing.
     for (const on of [a, b]) {
-      const res = await fetch(new URL(linkPath, on.url));
-      expect(res.status).toBe(200);
-      expect(await res.text()).toBe('gone soon\n');
+      await servedFromMemory(on, linkPath, 'gone soon\n');
       expect((await call(on.url, 'GET', `/api/uploads/${id}`, { headers: session })).status).toBe(
         200,
       );
@@ -341,6 +369,32 @@ describe.runIf(onPostgres)('two instances over one database and one bucket', () 
       },
       { timeout: 10_000, interval: 100 },
     );
+  });
+
+  it("B frozen (SIGSTOP) with a link in memory: A's delete is answered once B's lease has run out, and B, resumed, answers 404", async () => {
+    const { session } = await account(a);
+    const { id, linkPath } = await uploadText(a, session, 'frozen soon\n');
+    await servedFromMemory(b, linkPath, 'frozen soon\n');
+    const pid = b.child.pid!;
+    process.kill(pid, 'SIGSTOP');
+    let took: number;
+    try {
+      const started = performance.now();
+      const deleted = await call(a.url, 'DELETE', `/api/uploads/${id}`, { headers: session });
+      took = performance.now() - started;
+      expect(deleted.status, deleted.text).toBe(204);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    // B renewed its lease at most a second before it froze: A waited out the rest of it.
+    expect(took).toBeGreaterThan(LEASE_MS - 1500);
+    expect(took).toBeLessThan(LEASE_MS + 2000);
+    const res = await fetch(new URL(linkPath, b.url));
+    await res.arrayBuffer();
+    expect(res.status).toBe(404);
+    // And B takes up its memory again.
+    const other = await uploadText(a, session, 'still here\n');
+    await servedFromMemory(b, other.linkPath, 'still here\n');
   });
 
   it('an instance killed in the middle of a chunk: the client sends it again to the other one and finishes there', async () => {

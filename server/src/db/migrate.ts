@@ -15,6 +15,7 @@ import { m0007Preferences } from './migrations/0007-preferences.ts';
 import { m0008Admin } from './migrations/0008-admin.ts';
 import { m0009JobLeases } from './migrations/0009-job-leases.ts';
 import { m0010KeyCheck } from './migrations/0010-key-check.ts';
+import { m0011LinkChanges } from './migrations/0011-link-changes.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
@@ -27,6 +28,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0008-admin': m0008Admin,
   '0009-job-leases': m0009JobLeases,
   '0010-key-check': m0010KeyCheck,
+  '0011-link-changes': m0011LinkChanges,
 };
 
 function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {

@@ -26,6 +26,8 @@ export function createMetrics(deps: {
   openChunkedSessions: () => Promise<number>;
   /** The PostgreSQL pool's connections; null on SQLite (one connection in the process). */
   pool: () => { total: number; idle: number; waiting: number } | null;
+  /** The links kept in memory (uploads/link-cache.ts). */
+  linkCache: () => { hits: number; entries: number; active: boolean };
 }) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
@@ -94,6 +96,27 @@ export function createMetrics(deps: {
       const pool = deps.pool();
       if (!pool) return;
       for (const [state, value] of Object.entries(pool)) this.set({ state }, value);
+    },
+  });
+
+  let hitsCounted = 0;
+  new client.Counter({
+    name: 'upshot_link_cache_hits_total',
+    help: "Links served from this instance's memory, without a database lookup (PostgreSQL)",
+    registers,
+    collect() {
+      const { hits } = deps.linkCache();
+      this.inc(hits - hitsCounted);
+      hitsCounted = hits;
+    },
+  });
+  new client.Gauge({
+    name: 'upshot_link_cache_entries',
+    help: "Links kept in this instance's memory now; 0 while it holds no lease (PostgreSQL)",
+    registers,
+    collect() {
+      const { entries, active } = deps.linkCache();
+      this.set(active ? entries : 0);
     },
   });
 

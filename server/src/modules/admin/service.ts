@@ -211,6 +211,8 @@ export function createAdminService(deps: {
       const keys = await uploads.storageKeysOf(id);
       const unfinished = await chunked.unfinishedOf(id);
       const row = await users.delete(actor, id);
+      // Their links stop being served everywhere before this is answered.
+      await uploads.linksChanged();
       await audit(actor, 'user.deleted', userTarget(row), { email: row.email });
       await uploads.removeBytes(keys);
       await chunked.abortAll(unfinished);

@@ -1,12 +1,14 @@
 /**
- * Links are looked up together (one query for the downloads of a turn of the event loop) and
- * small files' bytes are kept in memory, but every request still reads its upload's row: each
- * of many simultaneous links gets its own answer, and a change to the row made anywhere (here
- * straight in the database, as another instance would) holds from the next request on.
+ * Links are looked up together (one query for the downloads of a turn of the event loop), kept
+ * in memory on PostgreSQL (uploads/link-cache.ts), and small files' bytes are kept in memory:
+ * each of many simultaneous links gets its own answer, and a change to the row made anywhere
+ * (here straight in the database, then waited for as another instance does before it answers)
+ * holds from the next request on. On PostgreSQL each link is served from memory before it is
+ * changed, so the change is one to a kept link.
  */
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestContext, testEngine, type TestContext } from '../../../test/context.ts';
 import { uploadFile } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
 
@@ -31,6 +33,31 @@ async function put(data: Buffer, isPublic = 'true', filename = 'pic.png'): Promi
 }
 const get = (url: string, headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: 'GET', url, headers });
+
+/** Links this instance has served from memory so far. */
+const hits = () => ctx.modules.uploads.linkCache.stats().hits;
+
+/**
+ * Serves the link (200) until an answer came from memory, on PostgreSQL (the instance holds a
+ * lease a moment after it starts); once on SQLite, which keeps nothing.
+ */
+async function servedFromMemory(url: string, headers: Record<string, string> = {}) {
+  if (testEngine !== 'postgres') {
+    expect((await get(url, headers)).statusCode).toBe(200);
+    return;
+  }
+  await vi.waitFor(
+    async () => {
+      const before = hits();
+      expect((await get(url, headers)).statusCode).toBe(200);
+      expect(hits()).toBeGreaterThan(before);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+}
+
+/** What another instance does once its change has committed, before it answers. */
+const changedElsewhere = () => ctx.modules.uploads.service.linksChanged();
 
 describe('links looked up together', () => {
   it('answer each request with its own upload', async () => {
@@ -78,6 +105,7 @@ describe('a change to an upload', () => {
   it('made private: anonymous visitors get 404 from the next request, the owner a private answer', async () => {
     const data = crypto.randomBytes(3000);
     const up = await put(data);
+    await servedFromMemory(`/${up.shortCode}`);
     const before = await get(`/${up.shortCode}`);
     expect(before.statusCode).toBe(200);
     expect(before.headers['cache-control']).toBe('public, max-age=3600');
@@ -86,6 +114,7 @@ describe('a change to an upload', () => {
       .set({ is_public: 0 })
       .where('id', '=', up.id)
       .execute();
+    await changedElsewhere();
     expect((await get(`/${up.shortCode}`)).statusCode).toBe(404);
     const owner = await get(`/${up.shortCode}`, auth);
     expect(owner.statusCode).toBe(200);
@@ -97,6 +126,7 @@ describe('a change to an upload', () => {
       .set({ is_public: 1 })
       .where('id', '=', up.id)
       .execute();
+    await changedElsewhere();
     const again = await get(`/${up.shortCode}`);
     expect(again.statusCode).toBe(200);
     expect(again.headers['cache-control']).toBe('public, max-age=3600');
@@ -104,7 +134,7 @@ describe('a change to an upload', () => {
 
   it('deleted: 404 from the next request, though its bytes were just served', async () => {
     const up = await put(crypto.randomBytes(2000));
-    expect((await get(`/${up.shortCode}`)).statusCode).toBe(200);
+    await servedFromMemory(`/${up.shortCode}`);
     const deleted = await ctx.app.inject({
       method: 'DELETE',
       url: `/api/uploads/${up.id}`,
@@ -119,9 +149,45 @@ describe('a change to an upload', () => {
 
   it('deleted by another instance (its rows gone from the database): 404 at once', async () => {
     const up = await put(crypto.randomBytes(2000));
-    expect((await get(`/${up.shortCode}`)).statusCode).toBe(200);
+    await servedFromMemory(`/${up.shortCode}`);
     await ctx.handle.db.deleteFrom('uploads').where('id', '=', up.id).execute();
+    await changedElsewhere();
     expect((await get(`/${up.shortCode}`)).statusCode).toBe(404);
+  });
+
+  it('changed by hand in the database, with nobody waiting: no longer served a moment later', async () => {
+    const up = await put(crypto.randomBytes(2000));
+    await servedFromMemory(`/${up.shortCode}`);
+    await ctx.handle.db
+      .updateTable('uploads')
+      .set({ is_public: 0 })
+      .where('id', '=', up.id)
+      .execute();
+    await vi.waitFor(async () => expect((await get(`/${up.shortCode}`)).statusCode).toBe(404), {
+      timeout: 5000,
+      interval: 10,
+    });
+    // A slug moved by hand: the old one stops, the new one serves.
+    await ctx.handle.db
+      .updateTable('uploads')
+      .set({ is_public: 1 })
+      .where('id', '=', up.id)
+      .execute();
+    await vi.waitFor(async () => expect((await get(`/${up.shortCode}`)).statusCode).toBe(200), {
+      timeout: 5000,
+      interval: 10,
+    });
+    await servedFromMemory(`/${up.shortCode}`);
+    await ctx.handle.db
+      .updateTable('slugs')
+      .set({ slug: 'moved-by-hand' })
+      .where('slug', '=', up.shortCode.toLowerCase())
+      .execute();
+    await vi.waitFor(async () => expect((await get(`/${up.shortCode}`)).statusCode).toBe(404), {
+      timeout: 5000,
+      interval: 10,
+    });
+    expect((await get('/moved-by-hand')).statusCode).toBe(200);
   });
 
   it('renamed link: the old vanity URL is gone at once, the new one serves', async () => {
@@ -135,7 +201,7 @@ describe('a change to an upload', () => {
         payload: { vanityUrl },
       });
     expect((await patch('first-name')).statusCode).toBe(200);
-    expect((await get('/first-name')).statusCode).toBe(200);
+    await servedFromMemory('/first-name');
     expect((await patch('second-name')).statusCode).toBe(200);
     expect((await get('/first-name')).statusCode).toBe(404);
     const res = await get('/second-name');

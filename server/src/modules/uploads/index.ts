@@ -9,12 +9,14 @@ import type { Module } from '../module.ts';
 import type { Links } from './links.ts';
 import { createUploadPresenter, type UploadPresenter } from './presenter.ts';
 import { createOrphanSweeper, type OrphanSweeper } from './orphans.ts';
+import { noLinkCache, type LinkCache } from './link-cache.ts';
 import { createUploadsRepository } from './repository.ts';
 import { uploadsRoutes } from './routes.ts';
 import { createUploadsService, type UploadsService } from './service.ts';
 import { createThumbnailer } from './thumbnails.ts';
 
 export { createLinks, type Links } from './links.ts';
+export { createLinkCache, noLinkCache, type LinkCache } from './link-cache.ts';
 export { type UploadPresenter } from './presenter.ts';
 export { ffmpegAvailable } from './thumbnails.ts';
 export type { LinkRow } from './repository.ts';
@@ -31,14 +33,17 @@ export function createUploadsModule(deps: {
   kickTasks: () => void;
   /** Whether the user's uploads that do not say are public (their preference). */
   defaultPublic: (userId: string) => Promise<boolean>;
+  /** The links kept in memory (PostgreSQL); none by default. */
+  linkCache?: LinkCache;
   log: Logger;
 }): Module & {
   service: UploadsService;
   present: UploadPresenter;
   sweepOrphans: OrphanSweeper['sweep'];
+  linkCache: LinkCache;
 } {
   const { db, storage, clock, log } = deps;
-  const repository = createUploadsRepository(db, deps.search);
+  const repository = createUploadsRepository(db, deps.search, deps.linkCache);
   const thumbnails = createThumbnailer({
     storage,
     uploads: repository,
@@ -65,5 +70,6 @@ export function createUploadsModule(deps: {
     service,
     present,
     sweepOrphans: orphans.sweep,
+    linkCache: deps.linkCache ?? noLinkCache,
   };
 }

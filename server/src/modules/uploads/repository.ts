@@ -14,6 +14,7 @@ import { MANY_MATCHES, tagSearchText, type UploadSearch } from '../../db/search.
 import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
 import { enqueueTask } from '../../jobs/tasks-repository.ts';
 import { turnBatcher } from '../../lib/turn-batcher.ts';
+import { noLinkCache, type LinkCache } from './link-cache.ts';
 import { addToSummaries, byKey } from './summaries.ts';
 import { releaseTags, tagOwnedBy, tagRows, tagsOf, withTag } from './tag-queries.ts';
 
@@ -63,7 +64,11 @@ const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']
   'most-viewed': ['views', 'desc'],
 };
 
-export function createUploadsRepository(db: Db, search: UploadSearch) {
+export function createUploadsRepository(
+  db: Db,
+  search: UploadSearch,
+  linkCache: LinkCache = noLinkCache,
+) {
   // The links' lookup, built and compiled once per size of its list of slugs (powers of two,
   // the list padded with its last slug): it runs for every download, where building and
   // compiling a query cost as much as running it. Only its parameters change, and on
@@ -212,13 +217,26 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
 
     /**
      * What serving needs of the upload behind a link's path segment (a vanity URL in any case,
-     * or a short code: one namespace): one indexed lookup, read anew on every request, so a
-     * deleted or private upload stops being served at once, by every instance.
+     * or a short code: one namespace): from this instance's memory on PostgreSQL when it keeps
+     * it (link-cache.ts), else one indexed lookup shared with the turn's other downloads.
      */
     async findLink(slug: string): Promise<LinkRow | undefined> {
-      const item: { slug: string; row?: LinkRow } = { slug: slug.toLowerCase() };
+      const key = slug.toLowerCase();
+      const kept = linkCache.get(key);
+      if (kept) return kept;
+      const version = linkCache.version();
+      const item: { slug: string; row?: LinkRow } = { slug: key };
       await lookUp(item);
+      if (item.row) linkCache.put(version, key, item.row);
       return item.row;
+    },
+
+    /**
+     * Called once a change to links has committed (uploads deleted, a vanity URL set or
+     * removed, a user deleted): resolves when no instance serves what the change replaced.
+     */
+    linksChanged(): Promise<void> {
+      return linkCache.settled();
     },
 
     /** A link's path segment: a vanity URL (any case) or a short code, one namespace. */

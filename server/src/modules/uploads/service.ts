@@ -168,6 +168,8 @@ export function createUploadsService(deps: {
   /** Deletes the rows (of ownerId only, unless null), then their bytes; answers what it deleted. */
   async function remove(ids: string[], ownerId: string | null): Promise<UploadRow[]> {
     const rows = await uploads.deleteMany(ids, ownerId);
+    // Answered once no instance serves them any more; their bytes go after that.
+    if (rows.length > 0) await uploads.linksChanged();
     await Promise.all(
       rows.flatMap((r) => [
         storage.delete(r.storage_key),
@@ -294,6 +296,8 @@ export function createUploadsService(deps: {
         const result = await uploads.setVanity(id, value);
         if (result === 'gone') throw new NotFoundError('Upload not found');
         if (result === 'taken') throw new ConflictError(`"${value}" is already taken`);
+        // The vanity URL it had stops being served before this is answered.
+        await uploads.linksChanged();
         return result;
       };
       if (vanity === '') return set(null);
@@ -328,6 +332,9 @@ export function createUploadsService(deps: {
     },
 
     storageKeysOf: (userId: string) => uploads.storageKeysOf(userId),
+
+    /** After links changed elsewhere (a user deleted): resolves when no instance serves them. */
+    linksChanged: () => uploads.linksChanged(),
 
     // --- deletion links ----------------------------------------------------------------------
 

@@ -1,0 +1,286 @@
+/**
+ * The links an instance serves, kept in its memory on PostgreSQL, so a download needs no
+ * round trip to the database, and yet a deleted upload, a link moved or a change to what
+ * serving reads stops being served by every instance before the change is answered.
+ *
+ * How (tables and triggers in db/migrations/0011-link-changes.ts):
+ * - Every committed change to uploads' served columns or to slugs adds one to a count and
+ *   notifies channel upshot_links with it. Each instance listens on a connection of its own
+ *   and, on a notification, drops everything it keeps and records the count as acked.
+ * - An instance answers from memory only while it holds a lease: a row saying until when (by
+ *   the database's clock) and which change it acked last. It renews the lease every second on
+ *   the listening connection; the database extends it only if no change is newer than the ack.
+ *   Locally the lease ends LEASE_MS (less a margin) after the renewal was sent, never later
+ *   than the database's `until`, so an instance whose connection broke, whose process froze or
+ *   whose notifications lag stops answering from memory by itself.
+ * - Whoever changed links (uploads/service.ts, admin's user deletion) calls `settled()` after
+ *   the commit: it waits until every instance holding a lease has acked the change, or its lease
+ *   has run out. Normally a few milliseconds; at most LEASE_MS when an instance died.
+ * - A lookup sent before a change was dropped may read the old row: what it finds is kept only
+ *   if nothing was dropped between the lookup's start and its answer (`version`).
+ *
+ * On SQLite nothing is kept (`noLinkCache`): the lookup runs in the process, one per turn of
+ * the event loop, and costs about what keeping it would.
+ */
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
+import type { Db } from '../../db/database.ts';
+import type { Logger } from '../../lib/logger.ts';
+import { within } from '../../lib/within.ts';
+import type { LinkRow } from './repository.ts';
+
+/** How long a lease lasts from its renewal. */
+export const LEASE_MS = 3000;
+/** How often a lease is renewed. */
+const RENEW_EVERY_MS = 1000;
+/** Taken off the local end of a lease: clocks that run at slightly different rates. */
+const LEASE_MARGIN_MS = 250;
+/** The most links kept; the oldest kept goes first. */
+export const MAX_ENTRIES = 10_000;
+/**
+ * A renewal or the listening connection's setup that takes longer counts as a lost connection,
+ * opened anew. Longer than a lease: a stalled connection is the lease's to catch.
+ */
+const QUERY_TIMEOUT_MS = LEASE_MS + 2000;
+/** The pause before the listening connection is opened again after it was lost. */
+const RECONNECT_MS = 1000;
+/** The longest `settled()` waits; a lease never lasts longer than LEASE_MS, this is a guard. */
+const SETTLE_LIMIT_MS = LEASE_MS * 3;
+export const CHANNEL = 'upshot_links';
+
+export type LinkCache = {
+  /** The link's row when this instance may answer from memory and keeps it. */
+  get(slug: string): LinkRow | undefined;
+  /** Taken before a lookup is sent; `put` keeps the row only if nothing was dropped since. */
+  version(): number;
+  put(version: number, slug: string, row: LinkRow): void;
+  /** After a change to links has committed: resolves once no instance answers from before it. */
+  settled(): Promise<void>;
+  /** Lookups answered from memory, links kept, and whether this instance holds a lease now. */
+  stats(): { hits: number; entries: number; active: boolean };
+  close(): Promise<void>;
+};
+
+/** SQLite's: nothing kept, nothing to wait for. */
+export const noLinkCache: LinkCache = {
+  get: () => undefined,
+  version: () => 0,
+  put: () => {},
+  settled: async () => {},
+  stats: () => ({ hits: 0, entries: 0, active: false }),
+  close: async () => {},
+};
+
+/**
+ * What an instance keeps, and the rules of keeping it, apart from the connection: the local
+ * lease, the last change acked, and the version that a drop moves on.
+ */
+export class LinkMemory {
+  private readonly entries = new Map<string, LinkRow>();
+  private leaseEnd = -Infinity;
+  private current = 0;
+  hits = 0;
+  /** The last change this instance dropped its memory for. */
+  acked = 0;
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  get(slug: string): LinkRow | undefined {
+    if (this.now() >= this.leaseEnd) {
+      if (this.entries.size > 0) this.drop();
+      return undefined;
+    }
+    const row = this.entries.get(slug);
+    if (row) this.hits++;
+    return row;
+  }
+
+  version(): number {
+    return this.current;
+  }
+
+  put(version: number, slug: string, row: LinkRow): void {
+    if (version !== this.current || this.now() >= this.leaseEnd) return;
+    if (this.entries.size >= MAX_ENTRIES && !this.entries.has(slug)) {
+      this.entries.delete(this.entries.keys().next().value!);
+    }
+    this.entries.set(slug, row);
+  }
+
+  /** A change was notified: true when it is newer than the last one acked. */
+  changed(seq: number): boolean {
+    if (seq <= this.acked) return false;
+    this.acked = seq;
+    this.drop();
+    return true;
+  }
+
+  /** The listening connection (re)started with the count at `seq`: nothing kept from before. */
+  restart(seq: number): void {
+    this.acked = seq;
+    this.drop();
+  }
+
+  /** The database extended the lease by a renewal sent at `sentAt`. */
+  renewed(sentAt: number): void {
+    this.leaseEnd = Math.max(this.leaseEnd, sentAt + LEASE_MS - LEASE_MARGIN_MS);
+  }
+
+  /** The listening connection is gone, or the instance stops: no lease, nothing kept. */
+  lost(): void {
+    this.leaseEnd = -Infinity;
+    this.drop();
+  }
+
+  active(): boolean {
+    return this.now() < this.leaseEnd;
+  }
+
+  size(): number {
+    return this.entries.size;
+  }
+
+  private drop(): void {
+    this.entries.clear();
+    this.current++;
+  }
+}
+
+/** PostgreSQL's: listens on a connection of its own to databaseUrl, renews its lease on it. */
+export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger }): LinkCache {
+  const { db, log } = deps;
+  const instance = crypto.randomUUID();
+  const memory = new LinkMemory();
+  let client: pg.Client | null = null;
+  let closed = false;
+  let reconnect: NodeJS.Timeout | undefined;
+  let renewing: Promise<void> | null = null;
+  let renewAgain = false;
+  /** Whether the listening connection got as far as listening (to warn once when it is lost). */
+  let listening = false;
+
+  const lose = (which: pg.Client, err: unknown) => {
+    if (client !== which) return;
+    client = null;
+    memory.lost();
+    which.removeAllListeners('notification');
+    which.end().catch(() => undefined);
+    if (closed) return;
+    if (listening) {
+      log.warn({ err }, 'link cache: listening connection lost; links are read from the database');
+    }
+    listening = false;
+    reconnect = setTimeout(() => void connect(), RECONNECT_MS);
+    reconnect.unref();
+  };
+
+  async function connect(): Promise<void> {
+    if (closed) return;
+    const c = new pg.Client({
+      connectionString: deps.databaseUrl,
+      query_timeout: QUERY_TIMEOUT_MS,
+      connectionTimeoutMillis: QUERY_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
+    client = c;
+    c.on('error', (err) => lose(c, err));
+    c.on('end', () => lose(c, new Error('connection ended')));
+    c.on('notification', (message) => {
+      if (client !== c || message.channel !== CHANNEL) return;
+      if (memory.changed(Number(message.payload))) renew();
+    });
+    try {
+      await c.connect();
+      await c.query(`listen ${CHANNEL}`);
+      // Read after listening: every change committed later is notified.
+      const { rows } = await c.query<{ seq: string }>('select seq from link_changes where id = 1');
+      if (client !== c) return;
+      memory.restart(Number(rows[0]!.seq));
+      listening = true;
+      renew();
+    } catch (err) {
+      lose(c, err);
+    }
+  }
+
+  /** One renewal at a time; one asked for meanwhile runs after it (with the newer ack). */
+  function renew(): void {
+    if (renewing) {
+      renewAgain = true;
+      return;
+    }
+    const c = client;
+    if (!c || closed) return;
+    const acked = memory.acked;
+    const sentAt = performance.now();
+    renewing = c
+      .query<{ renewed: boolean }>('select upshot_renew_link_lease($1, $2, $3) as renewed', [
+        instance,
+        acked,
+        LEASE_MS / 1000,
+      ])
+      .then(
+        ({ rows }) => {
+          if (client === c && rows[0]?.renewed) memory.renewed(sentAt);
+        },
+        (err: unknown) => lose(c, err),
+      )
+      .finally(() => {
+        renewing = null;
+        if (renewAgain) {
+          renewAgain = false;
+          renew();
+        }
+      });
+  }
+
+  const timer = setInterval(renew, RENEW_EVERY_MS);
+  timer.unref();
+  void connect();
+
+  return {
+    get: (slug) => memory.get(slug),
+    version: () => memory.version(),
+    put: (version, slug, row) => memory.put(version, slug, row),
+
+    async settled() {
+      const [counted] = (
+        await sql<{ seq: string }>`select seq from link_changes where id = 1`.execute(db)
+      ).rows;
+      const seq = Number(counted!.seq);
+      const deadline = performance.now() + SETTLE_LIMIT_MS;
+      for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+        const [row] = (
+          await sql<{ waiting: string }>`select count(*) as waiting from link_cache_leases
+            where until > now() and acked < ${seq}`.execute(db)
+        ).rows;
+        if (Number(row!.waiting) === 0) return;
+        if (performance.now() >= deadline) {
+          log.warn({ seq }, 'link cache: an instance neither acked a change nor let its lease end');
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait));
+      }
+    },
+
+    stats: () => ({ hits: memory.hits, entries: memory.size(), active: memory.active() }),
+
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      clearTimeout(reconnect);
+      memory.lost();
+      const c = client;
+      client = null;
+      if (!c) return;
+      // Gone from the leases, so no change waits for this instance.
+      await within(
+        c.query('delete from link_cache_leases where instance = $1', [instance]),
+        QUERY_TIMEOUT_MS,
+      ).catch(() => undefined);
+      await c.end().catch(() => undefined);
+    },
+  };
+}
