@@ -257,5 +257,7 @@ export async function buildApp(deps: AppDeps) {
     await uploads.service.closeViews();
     await linkCache.close();
   });
+  // Last: nothing after it can fail the build and leave its connection open.
+  linkCache.start();
   return { app, modules, jobs, jobRunner, background };
 }

@@ -6,9 +6,9 @@ import { SqliteAdapter, sql, type Kysely, type Migration } from 'kysely';
  * SQLite: one process serves it, and its lookup costs no round trip.
  *
  * - link_changes: one row (id 1) counting the committed changes to what serving reads of a
- *   link (an upload deleted, a column serving reads changed, a slug deleted or moved). Deferred
- *   triggers on uploads and slugs add one per transaction at its commit, whoever made it (an
- *   operator's SQL too), and notify channel upshot_links with the new count.
+ *   link (an upload deleted, a column serving reads changed, a slug deleted or moved, either
+ *   table truncated). Triggers on uploads and slugs add one per transaction at its commit,
+ *   whoever made it (an operator's SQL too), and notify channel upshot_links with the new count.
  * - link_cache_leases: per instance, until when it may answer from its memory (`until`, by the
  *   database's clock) and the last change it has dropped its memory for (`acked`). Whoever
  *   made a change waits, before answering, until every instance holding a lease has acked it
@@ -31,54 +31,72 @@ export const m0011LinkChanges: Migration = {
       acked bigint not null
     )`.execute(db);
 
-    // Once per transaction (a transaction-local setting remembers it), at its commit: the
-    // count's row lock is the last lock the transaction takes, so it cannot wait in a cycle.
-    await sql`create function upshot_link_changed() returns trigger language plpgsql as $$
-      declare
-        changed bigint;
+    // A statement that changes what serving reads marks its transaction, once (a
+    // transaction-local setting remembers it): one row in link_change_marks, whose deferred
+    // trigger counts and notifies the change at the commit. One deferred event per transaction,
+    // however many rows it changed, and the count's row lock is the last lock it takes, held
+    // only from that event to the commit, so it cannot wait in a cycle.
+    await sql`create table link_change_marks (txid bigint primary key)`.execute(db);
+    await sql`create function upshot_link_touched() returns trigger language plpgsql as $$
       begin
         if current_setting('upshot.link_changed', true) = 'y' then
           return null;
         end if;
         perform set_config('upshot.link_changed', 'y', true);
+        insert into link_change_marks (txid) values (txid_current());
+        return null;
+      end
+    $$`.execute(db);
+    await sql`create function upshot_link_changed() returns trigger language plpgsql as $$
+      declare
+        changed bigint;
+      begin
+        delete from link_change_marks where txid = new.txid;
         update link_changes set seq = seq + 1 where id = 1 returning seq into changed;
         perform pg_notify('upshot_links', changed::text);
         return null;
       end
     $$`.execute(db);
-    // The columns uploads/repository.ts's LinkRow reads, and every slug change. A new slug
-    // needs nothing: a slug nobody had is never kept.
-    await sql`create constraint trigger uploads_link_changed
+    await sql`create constraint trigger link_change_marks_counted
+      after insert on link_change_marks deferrable initially deferred
+      for each row execute function upshot_link_changed()`.execute(db);
+    // The columns uploads/repository.ts's LinkRow reads, and every slug change; TRUNCATE too.
+    // A new slug needs nothing: a slug nobody had is never kept.
+    await sql`create trigger uploads_link_touched
       after delete or update of id, user_id, is_public, mime_type, original_filename,
         created_at, size, storage_key
-      on uploads deferrable initially deferred
-      for each row execute function upshot_link_changed()`.execute(db);
-    await sql`create constraint trigger slugs_link_changed
-      after delete or update on slugs deferrable initially deferred
-      for each row execute function upshot_link_changed()`.execute(db);
+      on uploads for each statement execute function upshot_link_touched()`.execute(db);
+    await sql`create trigger slugs_link_touched
+      after delete or update on slugs
+      for each statement execute function upshot_link_touched()`.execute(db);
+    for (const table of ['uploads', 'slugs']) {
+      await sql`create trigger ${sql.raw(`${table}_link_truncated`)} after truncate on ${sql.table(table)}
+        for each statement execute function upshot_link_touched()`.execute(db);
+    }
 
     await sql`create function upshot_renew_link_lease(
         p_instance text, p_acked bigint, p_seconds double precision
       ) returns boolean language plpgsql as $$
       declare
         current bigint;
-        renewed boolean;
       begin
         select seq into current from link_changes where id = 1 for share;
-        renewed := current <= p_acked;
-        insert into link_cache_leases as l (instance, until, acked)
-          values (
-            p_instance,
-            case when renewed then now() + p_seconds * interval '1 second' else '-infinity' end,
-            p_acked
-          )
-          on conflict (instance) do update set
-            acked = excluded.acked,
-            until = case when renewed then excluded.until else l.until end;
-        -- Instances gone without a word (killed) leave a lease that ran out long ago.
-        delete from link_cache_leases
-          where until < now() - interval '1 hour' and instance <> p_instance;
-        return renewed;
+        if current <= p_acked then
+          insert into link_cache_leases (instance, until, acked)
+            values (p_instance, now() + p_seconds * interval '1 second', p_acked)
+            on conflict (instance) do update set until = excluded.until, acked = excluded.acked;
+          -- Instances gone without a word (killed) leave a lease that ran out long ago; rows
+          -- another renewal holds are left to a later one (no waiting on each other).
+          delete from link_cache_leases where instance in (
+            select instance from link_cache_leases
+            where until < now() - interval '1 hour' and instance <> p_instance
+            for update skip locked
+          );
+          return true;
+        end if;
+        -- Not renewed: the ack still moves on (a lease not yet held needs no row).
+        update link_cache_leases set acked = p_acked where instance = p_instance;
+        return false;
       end
     $$`.execute(db);
   },

@@ -192,8 +192,9 @@ describe.runIf(testEngine === 'postgres')('the database side (PostgreSQL)', () =
   it('extends a lease only past an ack of the latest change', async () => {
     const instance = `test-${crypto.randomUUID()}`;
     const latest = await count();
+    // Not renewed, and no lease held before: no row.
     expect(await renew(instance, latest - 1)).toBe(false);
-    expect(await lease(instance)).toEqual({ live: false, acked: latest - 1 });
+    expect(await lease(instance)).toBeUndefined();
     expect(await renew(instance, latest)).toBe(true);
     expect(await lease(instance)).toEqual({ live: true, acked: latest });
     // A change after it: the lease stays as it was, the ack moves on; then it is extended.
@@ -272,5 +273,43 @@ describe.runIf(testEngine === 'postgres')('the database side (PostgreSQL)', () =
       await handle.db.destroy();
       await gate.close();
     }
+  });
+
+  it('takes a notification only as a cue to read the count: a forged one acks nothing', async () => {
+    const up = await put('g.txt');
+    const link = `/${up.shortCode}`;
+    const forger = new pg.Client({ connectionString: ctx.config.databaseUrl });
+    await forger.connect();
+    try {
+      await forger.query(`notify ${CHANNEL}, '1000000000'`);
+    } finally {
+      await forger.end();
+    }
+    await vi.waitFor(
+      async () => {
+        const before = ctx.modules.uploads.linkCache.stats().hits;
+        expect((await ctx.app.inject({ method: 'GET', url: link })).statusCode).toBe(200);
+        expect(ctx.modules.uploads.linkCache.stats().hits).toBeGreaterThan(before);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    await ctx.handle.db.deleteFrom('uploads').where('id', '=', up.id).execute();
+    await ctx.modules.uploads.service.linksChanged();
+    expect((await ctx.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
+    // The one lease held now, this instance's, acks the real count.
+    const acks = await sql<{
+      acked: string;
+    }>`select acked from link_cache_leases where until > now()`.execute(ctx.handle.db);
+    expect(acks.rows.map((r) => Number(r.acked))).toEqual([await count()]);
+  });
+
+  // Last: it empties the tables.
+  it('counts a TRUNCATE of either table as a change', async () => {
+    await put('h.txt');
+    const before = await count();
+    await sql`truncate slugs`.execute(ctx.handle.db);
+    expect(await count()).toBe(before + 1);
+    await sql`truncate uploads cascade`.execute(ctx.handle.db);
+    expect(await count()).toBe(before + 2);
   });
 });

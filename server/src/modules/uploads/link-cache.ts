@@ -45,8 +45,12 @@ export const MAX_ENTRIES = 10_000;
 const QUERY_TIMEOUT_MS = LEASE_MS + 2000;
 /** The pause before the listening connection is opened again after it was lost. */
 const RECONNECT_MS = 1000;
-/** The longest `settled()` waits; a lease never lasts longer than LEASE_MS, this is a guard. */
-const SETTLE_LIMIT_MS = LEASE_MS * 3;
+/**
+ * A lease that ran out longer ago than this (by the database's clock) belongs to an instance
+ * gone for good: `settled()` does not wait for its ack. Below it, a step of the database's
+ * clock cannot make a live lease look ended.
+ */
+const GONE_AFTER_S = 10;
 export const CHANNEL = 'upshot_links';
 
 export type LinkCache = {
@@ -57,6 +61,8 @@ export type LinkCache = {
   put(version: number, slug: string, row: LinkRow): void;
   /** After a change to links has committed: resolves once no instance answers from before it. */
   settled(): Promise<void>;
+  /** Opens the listening connection (once the app is built: a failed build leaves nothing open). */
+  start(): void;
   /** Lookups answered from memory, links kept, and whether this instance holds a lease now. */
   stats(): { hits: number; entries: number; active: boolean };
   close(): Promise<void>;
@@ -68,6 +74,7 @@ export const noLinkCache: LinkCache = {
   version: () => 0,
   put: () => {},
   settled: async () => {},
+  start: () => {},
   stats: () => ({ hits: 0, entries: 0, active: false }),
   close: async () => {},
 };
@@ -118,7 +125,7 @@ export class LinkMemory {
 
   /** The listening connection (re)started with the count at `seq`: nothing kept from before. */
   restart(seq: number): void {
-    this.acked = seq;
+    this.acked = Math.max(this.acked, seq);
     this.drop();
   }
 
@@ -157,6 +164,8 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
   let reconnect: NodeJS.Timeout | undefined;
   let renewing: Promise<void> | null = null;
   let renewAgain = false;
+  let catchingUp: Promise<void> | null = null;
+  let catchUpAgain = false;
   /** Whether the listening connection got as far as listening (to warn once when it is lost). */
   let listening = false;
 
@@ -187,9 +196,10 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
     client = c;
     c.on('error', (err) => lose(c, err));
     c.on('end', () => lose(c, new Error('connection ended')));
+    // A notification only says "read the count": its payload is not trusted (any role may
+    // NOTIFY), the count is read, then what is kept is dropped, then the count is acked.
     c.on('notification', (message) => {
-      if (client !== c || message.channel !== CHANNEL) return;
-      if (memory.changed(Number(message.payload))) renew();
+      if (client === c && message.channel === CHANNEL) catchUp();
     });
     try {
       await c.connect();
@@ -203,6 +213,31 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
     } catch (err) {
       lose(c, err);
     }
+  }
+
+  /** Reads the count, drops what is kept if it moved, and renews (acks); one at a time. */
+  function catchUp(): void {
+    if (catchingUp) {
+      catchUpAgain = true;
+      return;
+    }
+    const c = client;
+    if (!c || closed) return;
+    catchingUp = c
+      .query<{ seq: string }>('select seq from link_changes where id = 1')
+      .then(
+        ({ rows }) => {
+          if (client === c && memory.changed(Number(rows[0]!.seq))) renew();
+        },
+        (err: unknown) => lose(c, err),
+      )
+      .finally(() => {
+        catchingUp = null;
+        if (catchUpAgain) {
+          catchUpAgain = false;
+          catchUp();
+        }
+      });
   }
 
   /** One renewal at a time; one asked for meanwhile runs after it (with the newer ack). */
@@ -236,32 +271,47 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
       });
   }
 
-  const timer = setInterval(renew, RENEW_EVERY_MS);
-  timer.unref();
-  void connect();
+  let timer: NodeJS.Timeout | undefined;
 
   return {
+    start() {
+      if (timer || closed) return;
+      timer = setInterval(renew, RENEW_EVERY_MS);
+      timer.unref();
+      void connect();
+    },
     get: (slug) => memory.get(slug),
     version: () => memory.version(),
     put: (version, slug, row) => memory.put(version, slug, row),
 
     async settled() {
-      const [counted] = (
-        await sql<{ seq: string }>`select seq from link_changes where id = 1`.execute(db)
-      ).rows;
-      const seq = Number(counted!.seq);
-      const deadline = performance.now() + SETTLE_LIMIT_MS;
-      for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
-        const [row] = (
-          await sql<{ waiting: string }>`select count(*) as waiting from link_cache_leases
-            where until > now() and acked < ${seq}`.execute(db)
+      // Every lease that answers from before the change was renewed before the change
+      // committed, so it ends, by its instance's clock, within LEASE_MS of now: that bound is
+      // kept here on this clock, not on the database's (whose clock may step). `until` only
+      // leaves out instances gone for a while (killed, their lease not yet cleared).
+      const started = performance.now();
+      const leasesEnded = () => performance.now() - started >= LEASE_MS;
+      try {
+        const [counted] = (
+          await sql<{ seq: string }>`select seq from link_changes where id = 1`.execute(db)
         ).rows;
-        if (Number(row!.waiting) === 0) return;
-        if (performance.now() >= deadline) {
-          log.warn({ seq }, 'link cache: an instance neither acked a change nor let its lease end');
-          return;
+        const seq = Number(counted!.seq);
+        for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+          const [row] = (
+            await sql<{ waiting: string }>`select count(*) as waiting from link_cache_leases
+              where acked < ${seq} and until > now() - ${sql.raw(`interval '${GONE_AFTER_S} seconds'`)}`.execute(
+              db,
+            )
+          ).rows;
+          if (Number(row!.waiting) === 0 || leasesEnded()) return;
+          await new Promise((resolve) => setTimeout(resolve, wait));
         }
-        await new Promise((resolve) => setTimeout(resolve, wait));
+      } catch (err) {
+        // The change is made; whether every instance dropped it is unknown: the leases are
+        // waited out before the failure is answered.
+        const left = LEASE_MS - (performance.now() - started);
+        if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+        throw err;
       }
     },
 

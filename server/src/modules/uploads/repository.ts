@@ -119,8 +119,8 @@ export function createUploadsRepository(
   }
 
   // The lookups of the downloads that arrive in one turn of the event loop share one query
-  // (one at a time; those that arrive meanwhile share the next). Each still reads the database
-  // after its request arrived, so a deleted or private upload stops being served at once.
+  // (one at a time; those that arrive meanwhile share the next). Each reads the database after
+  // its request arrived; what it finds may be kept only under link-cache.ts's rules.
   const lookUp = turnBatcher<{ slug: string; row?: LinkRow }>(async (items) => {
     const rows = await findLinks([...new Set(items.map((item) => item.slug))]);
     for (const item of items) item.row = rows.get(item.slug);

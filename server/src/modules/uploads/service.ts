@@ -168,8 +168,9 @@ export function createUploadsService(deps: {
   /** Deletes the rows (of ownerId only, unless null), then their bytes; answers what it deleted. */
   async function remove(ids: string[], ownerId: string | null): Promise<UploadRow[]> {
     const rows = await uploads.deleteMany(ids, ownerId);
-    // Answered once no instance serves them any more; their bytes go after that.
-    if (rows.length > 0) await uploads.linksChanged();
+    // Answered once no instance serves them any more (also when another request deleted
+    // them a moment ago, and may be waiting still); their bytes go after that.
+    await uploads.linksChanged();
     await Promise.all(
       rows.flatMap((r) => [
         storage.delete(r.storage_key),
