@@ -249,13 +249,17 @@ export async function buildApp(deps: AppDeps) {
   ];
 
   app.addHook('onClose', async () => {
-    // The hasher first: a task hashing a large file fails at once (to be retried after the
-    // restart) instead of holding the shutdown for minutes.
-    await fileHasher.close();
-    await background.close();
-    // Views counted since the last batch: committed before the database closes.
-    await uploads.service.closeViews();
-    await linkCache.close();
+    try {
+      // The hasher first: a task hashing a large file fails at once (to be retried after the
+      // restart) instead of holding the shutdown for minutes.
+      await fileHasher.close();
+      await background.close();
+      // Views counted since the last batch: committed before the database closes.
+      await uploads.service.closeViews();
+    } finally {
+      // Whatever failed before: its connection would keep the process running.
+      await linkCache.close();
+    }
   });
   // Last: nothing after it can fail the build and leave its connection open.
   linkCache.start();

@@ -14,7 +14,7 @@ import { SqliteAdapter, sql, type Kysely, type Migration } from 'kysely';
  *   made a change waits, before answering, until every instance holding a lease has acked it
  *   or its lease has run out.
  * - upshot_renew_link_lease(instance, acked, seconds): records acked and extends the lease
- *   only when no change is newer than acked; it reads the count under a share lock, so a change
+ *   only when acked is the count now; it reads the count under a share lock, so a change
  *   committing meanwhile is either seen here or waits for this lease and then waits for its ack.
  */
 export const m0011LinkChanges: Migration = {
@@ -31,23 +31,23 @@ export const m0011LinkChanges: Migration = {
       acked bigint not null
     )`.execute(db);
 
-    // A statement that changes what serving reads marks its transaction, once (a
-    // transaction-local setting remembers it): one row in link_change_marks, whose deferred
-    // trigger counts and notifies the change at the commit. One deferred event per transaction,
-    // however many rows it changed, and the count's row lock is the last lock it takes, held
-    // only from that event to the commit, so it cannot wait in a cycle.
+    // A statement that changes what serving reads marks its transaction: one row in
+    // link_change_marks per transaction (the statements after the first find it there), whose
+    // deferred trigger counts and notifies the change at the commit. One deferred event per
+    // transaction, however many rows it changed, and the count's row lock is the last lock it
+    // takes, held only from that event to the commit, so it cannot wait in a cycle. The
+    // functions run as their owner, on the schema they were made in: an operator's role, or
+    // search_path, changing uploads by hand is counted the same.
     await sql`create table link_change_marks (txid bigint primary key)`.execute(db);
-    await sql`create function upshot_link_touched() returns trigger language plpgsql as $$
+    await sql`create function upshot_link_touched() returns trigger language plpgsql
+      security definer set search_path from current as $$
       begin
-        if current_setting('upshot.link_changed', true) = 'y' then
-          return null;
-        end if;
-        perform set_config('upshot.link_changed', 'y', true);
-        insert into link_change_marks (txid) values (txid_current());
+        insert into link_change_marks (txid) values (txid_current()) on conflict (txid) do nothing;
         return null;
       end
     $$`.execute(db);
-    await sql`create function upshot_link_changed() returns trigger language plpgsql as $$
+    await sql`create function upshot_link_changed() returns trigger language plpgsql
+      security definer set search_path from current as $$
       declare
         changed bigint;
       begin
@@ -81,7 +81,9 @@ export const m0011LinkChanges: Migration = {
         current bigint;
       begin
         select seq into current from link_changes where id = 1 for share;
-        if current <= p_acked then
+        -- Equal, not "at most": a count that went back (a database restored, or failed over to a
+        -- standby behind) is a change too, which the instance has to catch up with.
+        if current = p_acked then
           insert into link_cache_leases (instance, until, acked)
             values (p_instance, now() + p_seconds * interval '1 second', p_acked)
             on conflict (instance) do update set until = excluded.until, acked = excluded.acked;

@@ -210,7 +210,11 @@ export function createAdminService(deps: {
     async deleteUser(actor: Actor, id: string): Promise<void> {
       const keys = await uploads.storageKeysOf(id);
       const unfinished = await chunked.unfinishedOf(id);
-      const row = await users.delete(actor, id);
+      const row = await users.delete(actor, id).catch(async (err: unknown) => {
+        // Deleted a moment ago by another request, which may be waiting still: so does this.
+        if (err instanceof NotFoundError) await uploads.linksChanged();
+        throw err;
+      });
       // Their links stop being served everywhere before this is answered.
       await uploads.linksChanged();
       await audit(actor, 'user.deleted', userTarget(row), { email: row.email });

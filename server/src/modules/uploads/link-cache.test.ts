@@ -76,16 +76,19 @@ describe('what an instance keeps', () => {
     expect(m.get('a')?.id).toBe('a');
   });
 
-  it('drops everything on a newer change only, and on a lost connection', () => {
+  it('drops everything when the count moved, either way, and on a lost connection', () => {
     const m = memory();
     m.renewed(0);
     expect(m.changed(5)).toBe(true);
     m.put(m.version(), 'a', row('a'));
-    // An older or repeated notification: nothing to drop.
+    // The count acked already: nothing to drop.
     expect(m.changed(5)).toBe(false);
-    expect(m.changed(3)).toBe(false);
     expect(m.get('a')?.id).toBe('a');
-    expect(m.acked).toBe(5);
+    // A count that went back (a database restored): a change.
+    expect(m.changed(3)).toBe(true);
+    expect(m.get('a')).toBeUndefined();
+    expect(m.acked).toBe(3);
+    m.put(m.version(), 'a', row('a'));
     m.lost();
     expect(m.active()).toBe(false);
     expect(m.get('a')).toBeUndefined();
@@ -184,6 +187,19 @@ describe.runIf(testEngine === 'postgres')('the database side (PostgreSQL)', () =
         .execute();
       expect(await count()).toBe(start + 2);
       await vi.waitFor(() => expect(heard).toHaveLength(2));
+      // Two statements, settings reset between them: still one change.
+      await ctx.handle.db.transaction().execute(async (trx) => {
+        for (const name of ['again.txt', 'once-more.txt']) {
+          await trx
+            .updateTable('uploads')
+            .set({ original_filename: name })
+            .where('id', '=', c.id)
+            .execute();
+          await sql`reset all`.execute(trx);
+        }
+      });
+      expect(await count()).toBe(start + 3);
+      await vi.waitFor(() => expect(heard).toHaveLength(3));
     } finally {
       await listener.end();
     }
@@ -203,6 +219,8 @@ describe.runIf(testEngine === 'postgres')('the database side (PostgreSQL)', () =
     expect(await renew(instance, latest)).toBe(false);
     expect((await lease(instance))?.live).toBe(true);
     expect(await renew(instance, latest + 1)).toBe(true);
+    // An ack above the count (from before the count went back) is no ack of it.
+    expect(await renew(instance, latest + 2)).toBe(false);
     await sql`delete from link_cache_leases where instance = ${instance}`.execute(ctx.handle.db);
   });
 
@@ -301,6 +319,35 @@ describe.runIf(testEngine === 'postgres')('the database side (PostgreSQL)', () =
       acked: string;
     }>`select acked from link_cache_leases where until > now()`.execute(ctx.handle.db);
     expect(acks.rows.map((r) => Number(r.acked))).toEqual([await count()]);
+  });
+
+  it('catches up with a count that went back (a database restored), though nothing notified it', async () => {
+    const up = await put('i.txt');
+    const link = `/${up.shortCode}`;
+    await vi.waitFor(
+      async () => {
+        const before = ctx.modules.uploads.linkCache.stats().hits;
+        expect((await ctx.app.inject({ method: 'GET', url: link })).statusCode).toBe(200);
+        expect(ctx.modules.uploads.linkCache.stats().hits).toBeGreaterThan(before);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    await sql`update link_changes set seq = seq - 5`.execute(ctx.handle.db);
+    const back = await count();
+    // Its next renewal is refused: it reads the count, drops what it kept and acks.
+    await vi.waitFor(
+      async () => {
+        const rows = await sql<{
+          acked: string;
+        }>`select acked from link_cache_leases where until > now()`.execute(ctx.handle.db);
+        expect(rows.rows.map((r) => Number(r.acked))).toEqual([back]);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    // A change numbered as one it acked before the count went back is still a change.
+    await ctx.handle.db.deleteFrom('uploads').where('id', '=', up.id).execute();
+    await ctx.modules.uploads.service.linksChanged();
+    expect((await ctx.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
   });
 
   // Last: it empties the tables.

@@ -9,7 +9,9 @@
  *   and, on a notification, drops everything it keeps and records the count as acked.
  * - An instance answers from memory only while it holds a lease: a row saying until when (by
  *   the database's clock) and which change it acked last. It renews the lease every second on
- *   the listening connection; the database extends it only if no change is newer than the ack.
+ *   the listening connection; the database extends it only if the ack is the count now (a
+ *   renewal refused makes the instance read the count and catch up, so it keeps up even where
+ *   notifications do not arrive).
  *   Locally the lease ends LEASE_MS (less a margin) after the renewal was sent, never later
  *   than the database's `until`, so an instance whose connection broke, whose process froze or
  *   whose notifications lag stops answering from memory by itself.
@@ -115,9 +117,12 @@ export class LinkMemory {
     this.entries.set(slug, row);
   }
 
-  /** A change was notified: true when it is newer than the last one acked. */
+  /**
+   * The count read now: true when it is not the one acked (a newer change, or a count that went
+   * back: a database restored, or failed over to a standby behind), and all is dropped.
+   */
   changed(seq: number): boolean {
-    if (seq <= this.acked) return false;
+    if (seq === this.acked) return false;
     this.acked = seq;
     this.drop();
     return true;
@@ -125,7 +130,7 @@ export class LinkMemory {
 
   /** The listening connection (re)started with the count at `seq`: nothing kept from before. */
   restart(seq: number): void {
-    this.acked = Math.max(this.acked, seq);
+    this.acked = seq;
     this.drop();
   }
 
@@ -225,12 +230,12 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
     if (!c || closed) return;
     catchingUp = c
       .query<{ seq: string }>('select seq from link_changes where id = 1')
-      .then(
-        ({ rows }) => {
-          if (client === c && memory.changed(Number(rows[0]!.seq))) renew();
-        },
-        (err: unknown) => lose(c, err),
-      )
+      .then(({ rows }) => {
+        const [row] = rows;
+        if (!row) throw new Error('link_changes has no row');
+        if (client === c && memory.changed(Number(row.seq))) renew();
+      })
+      .catch((err: unknown) => lose(c, err))
       .finally(() => {
         catchingUp = null;
         if (catchUpAgain) {
@@ -256,12 +261,14 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
         acked,
         LEASE_MS / 1000,
       ])
-      .then(
-        ({ rows }) => {
-          if (client === c && rows[0]?.renewed) memory.renewed(sentAt);
-        },
-        (err: unknown) => lose(c, err),
-      )
+      .then(({ rows }) => {
+        if (client !== c) return;
+        if (rows[0]?.renewed) memory.renewed(sentAt);
+        // Refused: a change this instance has not caught up with (its notification on the way,
+        // or lost to a pooler): the count is read now.
+        else catchUp();
+      })
+      .catch((err: unknown) => lose(c, err))
       .finally(() => {
         renewing = null;
         if (renewAgain) {
@@ -288,7 +295,8 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
       // Every lease that answers from before the change was renewed before the change
       // committed, so it ends, by its instance's clock, within LEASE_MS of now: that bound is
       // kept here on this clock, not on the database's (whose clock may step). `until` only
-      // leaves out instances gone for a while (killed, their lease not yet cleared).
+      // leaves out instances gone for a while (killed, their lease not yet cleared); an ack
+      // above the count now is one from before the count went back.
       const started = performance.now();
       const leasesEnded = () => performance.now() - started >= LEASE_MS;
       try {
@@ -299,19 +307,18 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
         for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
           const [row] = (
             await sql<{ waiting: string }>`select count(*) as waiting from link_cache_leases
-              where acked < ${seq} and until > now() - ${sql.raw(`interval '${GONE_AFTER_S} seconds'`)}`.execute(
-              db,
-            )
+              where (acked < ${seq} or acked > (select seq from link_changes where id = 1))
+                and until > now() - ${sql.raw(`interval '${GONE_AFTER_S} seconds'`)}`.execute(db)
           ).rows;
           if (Number(row!.waiting) === 0 || leasesEnded()) return;
           await new Promise((resolve) => setTimeout(resolve, wait));
         }
       } catch (err) {
-        // The change is made; whether every instance dropped it is unknown: the leases are
-        // waited out before the failure is answered.
+        // The change is made and stays made: its request is answered as done, once every
+        // lease that could answer from before it has ended.
+        log.warn({ err }, 'link cache: could not read the acks; waiting the leases out');
         const left = LEASE_MS - (performance.now() - started);
         if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
-        throw err;
       }
     },
 
@@ -324,13 +331,15 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
       memory.lost();
       const c = client;
       client = null;
-      if (!c) return;
-      // Gone from the leases, so no change waits for this instance.
-      await within(
-        c.query('delete from link_cache_leases where instance = $1', [instance]),
-        QUERY_TIMEOUT_MS,
-      ).catch(() => undefined);
-      await c.end().catch(() => undefined);
+      // Gone from the leases, so no change waits for this instance (through the pool: the
+      // listening connection may be down or stalled).
+      if (timer) {
+        await within(
+          sql`delete from link_cache_leases where instance = ${instance}`.execute(db),
+          QUERY_TIMEOUT_MS,
+        ).catch(() => undefined);
+      }
+      if (c) await within(c.end(), QUERY_TIMEOUT_MS).catch(() => undefined);
     },
   };
 }
