@@ -7,8 +7,9 @@
  * changed, so the change is one to a kept link.
  */
 import crypto from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, testEngine, type TestContext } from '../../../test/context.ts';
+import { servedFromMemory as keptInMemory, untilAnswered } from '../../../test/link-cache.ts';
 import { uploadFile } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
 
@@ -34,27 +35,9 @@ async function put(data: Buffer, isPublic = 'true', filename = 'pic.png'): Promi
 const get = (url: string, headers: Record<string, string> = {}) =>
   ctx.app.inject({ method: 'GET', url, headers });
 
-/** Links this instance has served from memory so far. */
-const hits = () => ctx.modules.uploads.linkCache.stats().hits;
-
-/**
- * Serves the link (200) until an answer came from memory, on PostgreSQL (the instance holds a
- * lease a moment after it starts); once on SQLite, which keeps nothing.
- */
-async function servedFromMemory(url: string, headers: Record<string, string> = {}) {
-  if (testEngine !== 'postgres') {
-    expect((await get(url, headers)).statusCode).toBe(200);
-    return;
-  }
-  await vi.waitFor(
-    async () => {
-      const before = hits();
-      expect((await get(url, headers)).statusCode).toBe(200);
-      expect(hits()).toBeGreaterThan(before);
-    },
-    { timeout: 10_000, interval: 20 },
-  );
-}
+/** Serves the link until it came from memory (PostgreSQL); once on SQLite. */
+const servedFromMemory = (url: string, headers?: Record<string, string>) =>
+  keptInMemory(ctx, url, { headers, keeps: testEngine === 'postgres' });
 
 /** What another instance does once its change has committed, before it answers. */
 const changedElsewhere = () => ctx.modules.uploads.service.linksChanged();
@@ -163,30 +146,21 @@ describe('a change to an upload', () => {
       .set({ is_public: 0 })
       .where('id', '=', up.id)
       .execute();
-    await vi.waitFor(async () => expect((await get(`/${up.shortCode}`)).statusCode).toBe(404), {
-      timeout: 5000,
-      interval: 10,
-    });
+    await untilAnswered(ctx.app, `/${up.shortCode}`, 404);
     // A slug moved by hand: the old one stops, the new one serves.
     await ctx.handle.db
       .updateTable('uploads')
       .set({ is_public: 1 })
       .where('id', '=', up.id)
       .execute();
-    await vi.waitFor(async () => expect((await get(`/${up.shortCode}`)).statusCode).toBe(200), {
-      timeout: 5000,
-      interval: 10,
-    });
+    await untilAnswered(ctx.app, `/${up.shortCode}`, 200);
     await servedFromMemory(`/${up.shortCode}`);
     await ctx.handle.db
       .updateTable('slugs')
       .set({ slug: 'moved-by-hand' })
       .where('slug', '=', up.shortCode.toLowerCase())
       .execute();
-    await vi.waitFor(async () => expect((await get(`/${up.shortCode}`)).statusCode).toBe(404), {
-      timeout: 5000,
-      interval: 10,
-    });
+    await untilAnswered(ctx.app, `/${up.shortCode}`, 404);
     expect((await get('/moved-by-hand')).statusCode).toBe(200);
   });
 

@@ -14,6 +14,7 @@ import {
   testEngine,
   type TestContext,
 } from '../../../test/context.ts';
+import { servedFromMemory } from '../../../test/link-cache.ts';
 import { startTcpGate } from '../../../test/tcp-gate.ts';
 import { uploadFile } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
@@ -262,14 +263,7 @@ describe.runIf(testEngine === 'postgres')('the database side (PostgreSQL)', () =
     try {
       const up = await put('f.txt');
       const getOnB = () => b.app.inject({ method: 'GET', url: `/${up.shortCode}` });
-      await vi.waitFor(
-        async () => {
-          const before = b.modules.uploads.linkCache.stats().hits;
-          expect((await getOnB()).statusCode).toBe(200);
-          expect(b.modules.uploads.linkCache.stats().hits).toBeGreaterThan(before);
-        },
-        { timeout: 10_000, interval: 20 },
-      );
+      await servedFromMemory(b, `/${up.shortCode}`);
 
       gate.hold();
       // A's delete: B can neither hear of it nor ack it, so A waits out B's lease.
@@ -303,14 +297,7 @@ describe.runIf(testEngine === 'postgres')('the database side (PostgreSQL)', () =
     } finally {
       await forger.end();
     }
-    await vi.waitFor(
-      async () => {
-        const before = ctx.modules.uploads.linkCache.stats().hits;
-        expect((await ctx.app.inject({ method: 'GET', url: link })).statusCode).toBe(200);
-        expect(ctx.modules.uploads.linkCache.stats().hits).toBeGreaterThan(before);
-      },
-      { timeout: 10_000, interval: 20 },
-    );
+    await servedFromMemory(ctx, link);
     await ctx.handle.db.deleteFrom('uploads').where('id', '=', up.id).execute();
     await ctx.modules.uploads.service.linksChanged();
     expect((await ctx.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
@@ -324,14 +311,7 @@ describe.runIf(testEngine === 'postgres')('the database side (PostgreSQL)', () =
   it('catches up with a count that went back (a database restored), though nothing notified it', async () => {
     const up = await put('i.txt');
     const link = `/${up.shortCode}`;
-    await vi.waitFor(
-      async () => {
-        const before = ctx.modules.uploads.linkCache.stats().hits;
-        expect((await ctx.app.inject({ method: 'GET', url: link })).statusCode).toBe(200);
-        expect(ctx.modules.uploads.linkCache.stats().hits).toBeGreaterThan(before);
-      },
-      { timeout: 10_000, interval: 20 },
-    );
+    await servedFromMemory(ctx, link);
     await sql`update link_changes set seq = seq - 5`.execute(ctx.handle.db);
     const back = await count();
     // Its next renewal is refused: it reads the count, drops what it kept and acks.

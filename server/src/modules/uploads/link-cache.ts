@@ -167,10 +167,6 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
   let client: pg.Client | null = null;
   let closed = false;
   let reconnect: NodeJS.Timeout | undefined;
-  let renewing: Promise<void> | null = null;
-  let renewAgain = false;
-  let catchingUp: Promise<void> | null = null;
-  let catchUpAgain = false;
   /** Whether the listening connection got as far as listening (to warn once when it is lost). */
   let listening = false;
 
@@ -221,62 +217,39 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
   }
 
   /** Reads the count, drops what is kept if it moved, and renews (acks); one at a time. */
-  function catchUp(): void {
-    if (catchingUp) {
-      catchUpAgain = true;
-      return;
-    }
+  const catchUp = oneAtATime(async () => {
     const c = client;
     if (!c || closed) return;
-    catchingUp = c
-      .query<{ seq: string }>('select seq from link_changes where id = 1')
-      .then(({ rows }) => {
-        const [row] = rows;
-        if (!row) throw new Error('link_changes has no row');
-        if (client === c && memory.changed(Number(row.seq))) renew();
-      })
-      .catch((err: unknown) => lose(c, err))
-      .finally(() => {
-        catchingUp = null;
-        if (catchUpAgain) {
-          catchUpAgain = false;
-          catchUp();
-        }
-      });
-  }
-
-  /** One renewal at a time; one asked for meanwhile runs after it (with the newer ack). */
-  function renew(): void {
-    if (renewing) {
-      renewAgain = true;
-      return;
+    try {
+      const { rows } = await c.query<{ seq: string }>('select seq from link_changes where id = 1');
+      const [row] = rows;
+      if (!row) throw new Error('link_changes has no row');
+      if (client === c && memory.changed(Number(row.seq))) renew();
+    } catch (err) {
+      lose(c, err);
     }
+  });
+
+  /** Renews the lease with the ack of now; one at a time (one asked for meanwhile runs after). */
+  const renew = oneAtATime(async () => {
     const c = client;
     if (!c || closed) return;
     const acked = memory.acked;
     const sentAt = performance.now();
-    renewing = c
-      .query<{ renewed: boolean }>('select upshot_renew_link_lease($1, $2, $3) as renewed', [
-        instance,
-        acked,
-        LEASE_MS / 1000,
-      ])
-      .then(({ rows }) => {
-        if (client !== c) return;
-        if (rows[0]?.renewed) memory.renewed(sentAt);
-        // Refused: a change this instance has not caught up with (its notification on the way,
-        // or lost to a pooler): the count is read now.
-        else catchUp();
-      })
-      .catch((err: unknown) => lose(c, err))
-      .finally(() => {
-        renewing = null;
-        if (renewAgain) {
-          renewAgain = false;
-          renew();
-        }
-      });
-  }
+    try {
+      const { rows } = await c.query<{ renewed: boolean }>(
+        'select upshot_renew_link_lease($1, $2, $3) as renewed',
+        [instance, acked, LEASE_MS / 1000],
+      );
+      if (client !== c) return;
+      if (rows[0]?.renewed) memory.renewed(sentAt);
+      // Refused: a change this instance has not caught up with (its notification on the way,
+      // or lost to a pooler): the count is read now.
+      else catchUp();
+    } catch (err) {
+      lose(c, err);
+    }
+  });
 
   let timer: NodeJS.Timeout | undefined;
 
@@ -342,4 +315,25 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
       if (c) await within(c.end(), QUERY_TIMEOUT_MS).catch(() => undefined);
     },
   };
+}
+
+/** Runs work one at a time: a call while it runs makes it run once more after (work never rejects). */
+function oneAtATime(work: () => Promise<void>): () => void {
+  let running = false;
+  let again = false;
+  const run = (): void => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    void work().finally(() => {
+      running = false;
+      if (again) {
+        again = false;
+        run();
+      }
+    });
+  };
+  return run;
 }
