@@ -5,8 +5,8 @@
  *
  * How (tables and triggers in db/migrations/0011-link-changes.ts):
  * - Every committed change to uploads' served columns or to slugs adds one to a count and
- *   notifies channel upshot_links with it. Each instance listens on a connection of its own
- *   and, on a notification, drops everything it keeps and records the count as acked.
+ *   notifies channel upshot_links. Each instance listens on a connection of its own and, on a
+ *   notification, reads the count, drops everything it keeps if the count moved, and acks it.
  * - An instance answers from memory only while it holds a lease: a row saying until when (by
  *   the database's clock) and which change it acked last. It renews the lease every second on
  *   the listening connection; the database extends it only if the ack is the count now (a
@@ -16,8 +16,9 @@
  *   than the database's `until`, so an instance whose connection broke, whose process froze or
  *   whose notifications lag stops answering from memory by itself.
  * - Whoever changed links (uploads/service.ts, admin's user deletion) calls `settled()` after
- *   the commit: it waits until every instance holding a lease has acked the change, or its lease
- *   has run out. Normally a few milliseconds; at most LEASE_MS when an instance died.
+ *   the commit: it waits until every instance holding a lease has acked the change, or for one
+ *   lease (LEASE_MS) on its own clock, by when every lease renewed before the change has ended.
+ *   Normally a few milliseconds; LEASE_MS when an instance is frozen, cut off or just killed.
  * - A lookup sent before a change was dropped may read the old row: what it finds is kept only
  *   if nothing was dropped between the lookup's start and its answer (`version`).
  *
