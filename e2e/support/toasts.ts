@@ -32,3 +32,19 @@ export async function expectToast(page: Page, title: string, action: () => Promi
   await action();
   await newToast(page, title).waitFor();
 }
+
+/**
+ * Waits until no toast is on screen. Toasts sit at the top right, over the account menu, and a
+ * toast under the mouse pointer stays (it pauses while hovered): the pointer moves off first.
+ */
+export async function untilToastsGone(page: Page): Promise<void> {
+  const height = page.viewportSize()?.height ?? 600;
+  await page.mouse.move(0, height - 1);
+  await page.locator('[data-sonner-toast]').first().waitFor({ state: 'detached' });
+}
+
+/** Opens the account menu (top right), once no toast covers it. */
+export async function openAccountMenu(page: Page): Promise<void> {
+  await untilToastsGone(page);
+  await page.getByRole('button', { name: 'Account menu' }).click();
+}

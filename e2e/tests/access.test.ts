@@ -11,7 +11,7 @@ import { inviteLinkIn, startSmtp, type TestSmtp } from '../support/mail.ts';
 import { solidPng } from '../support/png.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { signInRequest, signInThroughForm, watchPageErrors } from '../support/session.ts';
-import { expectToast, firstNewToast, markToastsSeen } from '../support/toasts.ts';
+import { expectToast, firstNewToast, markToastsSeen, openAccountMenu } from '../support/toasts.ts';
 import { createUser } from '../support/users.ts';
 
 const ADMIN = {
@@ -197,7 +197,7 @@ describe('journey 2: a user created with a temporary password chooses their own'
 
   it('the user signs in with it and must choose a new password before anything else', async () => {
     const page = visitor.page;
-    await page.getByRole('button', { name: 'Account menu' }).click();
+    await openAccountMenu(page);
     await expectToast(page, 'Logged out successfully', () =>
       page.getByRole('menuitem', { name: 'Logout' }).click(),
     );

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
+import { openAccountMenu } from '../support/toasts.ts';
 import type { Page } from 'playwright-core';
 
 let server: RunningServer;
@@ -97,7 +98,7 @@ describe('signing in and out', () => {
   });
 
   it('opens the avatar menu with the username and email', async () => {
-    await page.getByRole('button', { name: 'Account menu' }).click();
+    await openAccountMenu(page);
     const menu = page.getByRole('menu');
     await menu.waitFor();
     await menu.getByText('ada', { exact: true }).waitFor();

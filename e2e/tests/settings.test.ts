@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot } from '../support/browser.ts';
 import { startServer, type RunningServer } from '../support/server.ts';
 import { apiSignIn, apiUpload, signInThroughForm, watchPageErrors } from '../support/session.ts';
-import { expectToast } from '../support/toasts.ts';
+import { expectToast, openAccountMenu } from '../support/toasts.ts';
 import { createUser } from '../support/users.ts';
 
 const USER = { email: 'sam@example.com', password: 'e2e-settings-first', username: 'sam' };
@@ -48,7 +48,7 @@ afterAll(async () => {
 const region = (name: string) => page.getByRole('region', { name, exact: true });
 
 async function openSettings() {
-  await page.getByRole('button', { name: 'Account menu' }).click();
+  await openAccountMenu(page);
   await page.getByRole('menuitem', { name: 'Settings' }).click();
   await page.waitForURL(`${server.url}/settings`);
   await region('Preferences').getByRole('button', { name: 'Save Preferences' }).waitFor();
@@ -319,7 +319,7 @@ describe('changing the password', () => {
     await region('Change Password').waitFor();
     expect(page.url()).toBe(`${server.url}/settings`);
 
-    await page.getByRole('button', { name: 'Account menu' }).click();
+    await openAccountMenu(page);
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     await page.waitForURL(`${server.url}/login`);
     await page.getByLabel('Email').fill(USER.email);
@@ -336,7 +336,7 @@ describe('changing the password', () => {
 
 describe('Profile', () => {
   it('shows the account and its totals, and links to Settings', async () => {
-    await page.getByRole('button', { name: 'Account menu' }).click();
+    await openAccountMenu(page);
     await page.getByRole('menuitem', { name: 'Profile' }).click();
     await page.waitForURL(`${server.url}/profile`);
     const main = page.getByRole('main');
