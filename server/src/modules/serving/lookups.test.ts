@@ -39,6 +39,10 @@ const get = (url: string, headers: Record<string, string> = {}) =>
 const servedFromMemory = (url: string, headers?: Record<string, string>) =>
   keptInMemory(ctx, url, { headers, keeps: testEngine === 'postgres' });
 
+/** Makes an upload public (1) or private (0) straight in the database, as another instance. */
+const setPublic = (id: string, isPublic: 0 | 1) =>
+  ctx.handle.db.updateTable('uploads').set({ is_public: isPublic }).where('id', '=', id).execute();
+
 /** What another instance does once its change has committed, before it answers. */
 const changedElsewhere = () => ctx.modules.uploads.service.linksChanged();
 
@@ -92,11 +96,7 @@ describe('a change to an upload', () => {
     const before = await get(`/${up.shortCode}`);
     expect(before.statusCode).toBe(200);
     expect(before.headers['cache-control']).toBe('public, max-age=3600');
-    await ctx.handle.db
-      .updateTable('uploads')
-      .set({ is_public: 0 })
-      .where('id', '=', up.id)
-      .execute();
+    await setPublic(up.id, 0);
     await changedElsewhere();
     expect((await get(`/${up.shortCode}`)).statusCode).toBe(404);
     const owner = await get(`/${up.shortCode}`, auth);
@@ -104,11 +104,7 @@ describe('a change to an upload', () => {
     expect(owner.headers['cache-control']).toBe('private, no-cache');
     expect(owner.rawPayload.equals(data)).toBe(true);
     // And public again.
-    await ctx.handle.db
-      .updateTable('uploads')
-      .set({ is_public: 1 })
-      .where('id', '=', up.id)
-      .execute();
+    await setPublic(up.id, 1);
     await changedElsewhere();
     const again = await get(`/${up.shortCode}`);
     expect(again.statusCode).toBe(200);
@@ -141,18 +137,10 @@ describe('a change to an upload', () => {
   it('changed by hand in the database, with nobody waiting: no longer served a moment later', async () => {
     const up = await put(crypto.randomBytes(2000));
     await servedFromMemory(`/${up.shortCode}`);
-    await ctx.handle.db
-      .updateTable('uploads')
-      .set({ is_public: 0 })
-      .where('id', '=', up.id)
-      .execute();
+    await setPublic(up.id, 0);
     await untilAnswered(ctx.app, `/${up.shortCode}`, 404);
     // A slug moved by hand: the old one stops, the new one serves.
-    await ctx.handle.db
-      .updateTable('uploads')
-      .set({ is_public: 1 })
-      .where('id', '=', up.id)
-      .execute();
+    await setPublic(up.id, 1);
     await untilAnswered(ctx.app, `/${up.shortCode}`, 200);
     await servedFromMemory(`/${up.shortCode}`);
     await ctx.handle.db

@@ -20,7 +20,7 @@ import { uploadFile } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
 import { buildApp } from '../../app.ts';
 import { openDatabase } from '../../db/database.ts';
-import { CHANNEL, LEASE_MS, LinkMemory, MAX_ENTRIES } from './link-cache.ts';
+import { CHANNEL, LEASE_MS, LinkMemory, LISTENER_NAME, MAX_ENTRIES } from './link-cache.ts';
 import type { LinkRow } from './repository.ts';
 
 const row = (id: string): LinkRow => ({
@@ -328,6 +328,37 @@ describe.runIf(testEngine === 'postgres')('the database side (PostgreSQL)', () =
     await ctx.handle.db.deleteFrom('uploads').where('id', '=', up.id).execute();
     await ctx.modules.uploads.service.linksChanged();
     expect((await ctx.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
+  });
+
+  it('its listening connection ended by the database: nothing answered from memory until it is back', async () => {
+    const up = await put('j.txt');
+    const link = `/${up.shortCode}`;
+    await servedFromMemory(ctx, link);
+    const ended = await sql<{
+      ended: boolean;
+    }>`select pg_terminate_backend(pid) as ended from pg_stat_activity
+      where application_name = ${LISTENER_NAME} and datname = current_database()`.execute(
+      ctx.handle.db,
+    );
+    expect(ended.rows.map((r) => r.ended)).toEqual([true]);
+    // Told at once (the socket closes): memory gone, lookups read the database.
+    await vi.waitFor(() => expect(ctx.modules.uploads.linkCache.stats().active).toBe(false));
+    expect(ctx.modules.uploads.linkCache.stats().entries).toBe(0);
+    // Connected again, it serves from memory again.
+    await servedFromMemory(ctx, link);
+  });
+
+  it('a change whose acks cannot be read is answered as made, once the leases have run out', async () => {
+    const other = await createTestContext();
+    try {
+      await other.handle.db.destroy();
+      const started = performance.now();
+      await other.modules.uploads.service.linksChanged();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(LEASE_MS - 50);
+    } finally {
+      await other.app.close();
+      await other.database.drop();
+    }
   });
 
   // Last: it empties the tables.

@@ -55,6 +55,8 @@ const RECONNECT_MS = 1000;
  */
 const GONE_AFTER_S = 10;
 export const CHANNEL = 'upshot_links';
+/** The listening connection's application_name. */
+export const LISTENER_NAME = 'upshot-link-cache';
 
 export type LinkCache = {
   /** The link's row when this instance may answer from memory and keeps it. */
@@ -129,12 +131,6 @@ export class LinkMemory {
     return true;
   }
 
-  /** The listening connection (re)started with the count at `seq`: nothing kept from before. */
-  restart(seq: number): void {
-    this.acked = seq;
-    this.drop();
-  }
-
   /** The database extended the lease by a renewal sent at `sentAt`. */
   renewed(sentAt: number): void {
     this.leaseEnd = Math.max(this.leaseEnd, sentAt + LEASE_MS - LEASE_MARGIN_MS);
@@ -190,6 +186,8 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
     if (closed) return;
     const c = new pg.Client({
       connectionString: deps.databaseUrl,
+      // Named in pg_stat_activity, for an operator (and the tests that end it).
+      application_name: LISTENER_NAME,
       query_timeout: QUERY_TIMEOUT_MS,
       connectionTimeoutMillis: QUERY_TIMEOUT_MS,
       keepAlive: true,
@@ -206,12 +204,11 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
     try {
       await c.connect();
       await c.query(`listen ${CHANNEL}`);
-      // Read after listening: every change committed later is notified.
-      const { rows } = await c.query<{ seq: string }>('select seq from link_changes where id = 1');
       if (client !== c) return;
-      memory.restart(Number(rows[0]!.seq));
       listening = true;
-      renew();
+      // The count is read after listening: every change committed later is notified. Nothing
+      // is kept from before (lose() dropped it), so catching up is all a start needs.
+      catchUp();
     } catch (err) {
       lose(c, err);
     }
@@ -225,7 +222,9 @@ export function createLinkCache(deps: { db: Db; databaseUrl: string; log: Logger
       const { rows } = await c.query<{ seq: string }>('select seq from link_changes where id = 1');
       const [row] = rows;
       if (!row) throw new Error('link_changes has no row');
-      if (client === c && memory.changed(Number(row.seq))) renew();
+      if (client !== c) return;
+      memory.changed(Number(row.seq));
+      renew();
     } catch (err) {
       lose(c, err);
     }
