@@ -12,8 +12,8 @@
  *   npm run s3 -w bench
  * Sizes: BENCH_S3_GIB (the chunked upload, 1), BENCH_S3_SIMPLE (simple uploads, 10),
  * BENCH_S3_RSS_GIB (the RSS run, 5), BENCH_SECONDS (per serving row, 8);
- * BENCH_SERVER_NODE_OPTIONS (e.g. --max-semi-space-size=16, Node's default, in place of the 4
- * the server is run with) is given to the server alone.
+ * BENCH_SERVER_NODE_OPTIONS (V8 flags to try, e.g. --max-semi-space-size=4) is given to the
+ * server alone.
  */
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -35,7 +35,7 @@ import {
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../server/src/db/database.ts';
 import { CHUNK_SIZE, MAX_SIMPLE_UPLOAD_BYTES } from '@upshot/contract';
 import { createS3Storage } from '../server/src/storage/s3.ts';
 import {

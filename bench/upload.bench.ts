@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../server/src/db/database.ts';
 import { CHUNK_SIZE, MAX_SIMPLE_UPLOAD_BYTES } from '@upshot/contract';
 import {
   BENCH_ENV,

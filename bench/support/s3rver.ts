@@ -1,6 +1,6 @@
 /**
- * s3rver (with the test harness's front server for the S3 calls it lacks) in a process of its
- * own, so the store does not share the benchmark client's event loop. Prints one JSON line,
+ * s3rver, as the tests run it (server/test/s3.ts), in a process of its own, so the store does
+ * not share the benchmark client's event loop. Prints one JSON line,
  * { endpoint, dir, bucket }, once it answers; SIGTERM stops it and removes its data.
  *   node --import tsx support/s3rver.ts
  */
