@@ -6,9 +6,10 @@
 #
 # Settings are the environment variables of the README; docs/DEPLOYMENT.md has the rest.
 
-ARG NODE_VERSION=20
+# Node 24 LTS, on which Upshot is built and tested; 20.19 and later run it too.
+ARG NODE_VERSION=24
 
-# --- build: every dependency and the toolchain (python3, make, g++ for the SQLite driver) ---
+# --- build: every dependency and the toolchain (python3, make, g++ for native modules) ---
 FROM node:${NODE_VERSION}-bookworm AS build
 WORKDIR /app
 # The workspace manifests first, so the dependency layer is reused until they change.
@@ -33,7 +34,10 @@ COPY server/package.json server/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
 COPY bench/package.json bench/
-RUN npm ci --omit=dev --workspace=server
+# better-sqlite3-node20 is the SQLite driver for Node 20 only (server/src/db/database.ts).
+RUN npm ci --omit=dev --workspace=server \
+  && if node -e "process.exit(process.versions.napi >= 10 ? 0 : 1)"; then \
+    rm -rf node_modules/better-sqlite3-node20; fi
 
 # --- runtime ---
 FROM node:${NODE_VERSION}-bookworm-slim
@@ -65,7 +69,5 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
 # The server drains on SIGTERM for up to SHUTDOWN_TIMEOUT_MS (10 s by default), plus up to 5 s
 # to close; give `docker stop` more than that (docker stop -t 30, compose stop_grace_period).
 STOPSIGNAL SIGTERM
-# The options `npm start` gives Node (scripts/server-build.mjs, serverNodeArgs); the young
-# generation's size is in NODE_OPTIONS so that a NODE_OPTIONS of your own replaces it.
-ENV NODE_OPTIONS=--max-semi-space-size=4
-CMD ["node", "--enable-source-maps", "--no-memory-reducer", "server/dist/main.js"]
+# The options `npm start` gives Node (scripts/server-build.mjs, serverNodeArgs).
+CMD ["node", "--enable-source-maps", "server/dist/main.js"]

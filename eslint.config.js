@@ -42,9 +42,16 @@ const layerZones = [
     message: 'Modules are given what they need; they do not import the app.',
   },
   {
-    target: ['./server/src/lib', './server/src/storage', './server/src/db/database.ts'],
+    target: [
+      './server/src/lib',
+      './server/src/storage',
+      './server/src/db/database.ts',
+      './server/src/plugins',
+      './server/src/jobs',
+    ],
     from: './server/src/modules',
-    message: 'lib, storage and db know nothing of the domains.',
+    message:
+      'lib, storage, db, plugins and jobs know nothing of the domains (shared types live in leaf files such as lib/caller.ts).',
   },
 ];
 

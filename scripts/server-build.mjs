@@ -11,20 +11,9 @@ const out = path.join(outdir, 'main.js');
 const sources = ['server/src', 'server/package.json', 'contract/src'];
 const marker = path.join(outdir, '.sources-digest');
 
-/**
- * Node's options for the built server, as `npm start`, the Dockerfile and the browser tests run
- * it: source maps for stack traces; no memory reducer (V8's collections that shrink the heap
- * once a process goes quiet: the first second of traffic after a quiet spell was then answered
- * with a p99 of 15-71 ms instead of 3-7, docs/PERFORMANCE.md); and young-generation
- * semi-spaces of at most 4 MiB (Node's default grows them to 16 MiB), which keeps the heap near
- * 50 MiB during long uploads instead of letting it climb past 100 MiB (docs/PERFORMANCE.md,
- * "S3"). NODE_OPTIONS that set their own semi-space size win.
- */
-export function serverNodeArgs(env = process.env) {
-  const args = ['--enable-source-maps', '--no-memory-reducer'];
-  if (!/max[-_]semi[-_]space[-_]size/.test(env.NODE_OPTIONS ?? ''))
-    args.push('--max-semi-space-size=4');
-  return args;
+/** Node's options for the built server, as `npm start`, the Dockerfile and the browser tests run it. */
+export function serverNodeArgs() {
+  return ['--enable-source-maps'];
 }
 
 export function serverBuildIsStale() {

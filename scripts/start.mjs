@@ -1,14 +1,16 @@
 // `npm start`: build the web app and the server when their builds are missing or stale, then
-// run the server (it runs the migrations on boot).
-import { spawn } from 'node:child_process';
+// run the server (it runs the migrations on boot), started again with a backoff if it fails.
 import { ensureServerBuilt, serverNodeArgs } from './server-build.mjs';
+import { supervise } from './supervise.mjs';
 import { ensureWebBuilt } from './web-build.mjs';
 
 ensureWebBuilt();
 const main = await ensureServerBuilt();
 
-const server = spawn(process.execPath, [...serverNodeArgs(), main], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => server.kill(signal));
-}
-server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+const code = await supervise(process.execPath, [...serverNodeArgs(), main], {
+  onRestart: (pauseMs, status) =>
+    process.stderr.write(
+      `Upshot exited with code ${status}; starting it again in ${pauseMs / 1000} s\n`,
+    ),
+});
+process.exit(code);
