@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { AUDIT_ACTIONS, MIN_PASSWORD_LENGTH } from './constants.ts';
-import { multilineText, text, WholeNumber } from './text.ts';
+import {
+  AUDIT_ACTIONS,
+  AUDIT_TARGET_TYPES,
+  BIDI_CONTROLS,
+  MIN_PASSWORD_LENGTH,
+} from './constants.ts';
+import { multilineText, NO_BIDI, text, WholeNumber } from './text.ts';
 import { AdminUser, Email, Username } from './users.ts';
 
 export const ACCESS_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -23,7 +28,10 @@ export type AccessRequest = z.infer<typeof AccessRequest>;
 export const CreateAccessRequest = z
   .object({
     email: Email,
-    name: text(100).trim().min(1, { message: 'Name is required' }),
+    name: text(100)
+      .refine((s) => !BIDI_CONTROLS.test(s), NO_BIDI)
+      .trim()
+      .min(1, { message: 'Name is required' }),
     reason: multilineText(2000).trim().min(1, { message: 'Reason is required' }),
   })
   .strict();
@@ -111,7 +119,7 @@ export const AuditEntry = z
     actorId: z.string().nullable(),
     actorUsername: z.string(),
     action: z.enum(AUDIT_ACTIONS),
-    targetType: z.enum(['user', 'access_request']),
+    targetType: z.enum(AUDIT_TARGET_TYPES),
     targetId: z.string().nullable(),
     targetLabel: z.string(),
     details: z.record(z.string(), z.unknown()),

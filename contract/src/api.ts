@@ -22,6 +22,7 @@ import {
   SendInviteResponse,
 } from './access.ts';
 import { AuthResponse, LoginRequest } from './auth.ts';
+import { ShareXConfig } from './desktop.ts';
 import { ROUTES, type RouteSpec } from './routes.ts';
 import { PreferencesResponse, UpdatePreferencesRequest } from './preferences.ts';
 import { AdminStats, UserStats } from './stats.ts';
@@ -77,8 +78,31 @@ import {
 
 export type SuccessStatus = 200 | 201 | 204 | 206;
 
+/** The reference's sections (an entry's `tag`), in order, each with what it covers. */
+export const API_TAGS = {
+  System: 'What the web app needs to know, this reference, health checks and metrics',
+  Auth: 'Signing in and out, the signed-in user, and accepting an invitation',
+  'Access requests': 'Asking for an account without one, and administrators deciding',
+  Users: 'Accounts, passwords and API tokens; invitations and the audit log for administrators',
+  Uploads: "Uploading a file, and the caller's uploads: listing, custom URLs, deleting",
+  'Chunked uploads': 'Large files sent in chunks, resumable, then assembled into an upload',
+  Tags: "Labels on the caller's uploads",
+  Preferences: "The caller's settings, such as the privacy of new uploads",
+  Statistics: 'Counts and sizes of uploads, for the caller and for the whole instance',
+  'Desktop uploaders': "ShareX configs and upload scripts that carry a user's API token",
+  Links: 'The public side: files and thumbnails behind short links, and deletion links',
+} as const;
+export type ApiTag = keyof typeof API_TAGS;
+
+/** A response described for the reference only: no body, or one that is not JSON. */
+export type OtherResponse = {
+  description: string;
+  /** The content types of its body; none: no body. */
+  produces?: string[];
+};
+
 export type EndpointSchemas = {
-  /** OpenAPI tag: the domain. */
+  /** OpenAPI tag: the domain (one of API_TAGS in the table). */
   tag: string;
   summary: string;
   description?: string;
@@ -93,6 +117,11 @@ export type EndpointSchemas = {
   produces?: string[];
   /** Request bodies taken besides JSON: an HTML form's. No other route parses a form. */
   consumes?: 'application/x-www-form-urlencoded'[];
+  /**
+   * Responses besides the success ones and the JSON errors (`ErrorBody`) any route can give: a
+   * file's 304, or an error answered as a page rather than JSON. For the reference only.
+   */
+  otherResponses?: Partial<Record<number, OtherResponse>>;
 };
 
 export type Endpoint = RouteSpec & EndpointSchemas;
@@ -105,6 +134,11 @@ function endpoint<const R extends RouteSpec, const S extends EndpointSchemas>(
 }
 
 const OpenApiDocument = z.record(z.string(), z.unknown());
+const NOT_MODIFIED = { description: 'Not modified (`If-None-Match` or `If-Modified-Since`)' };
+const INVALID_DELETION_LINK = {
+  description: 'A page saying the link is not valid or its file is already deleted',
+  produces: ['text/html'],
+};
 
 export const API = {
   config: endpoint(ROUTES.config, {
@@ -227,14 +261,14 @@ export const API = {
     summary: 'Your ShareX custom uploader (.sxcu)',
     description:
       'A download (`Content-Disposition: attachment`) holding your API token. ShareX sends files up to 100 MiB; larger files go through the web app or a script.',
-    responses: { 200: null },
+    responses: { 200: ShareXConfig },
     produces: ['application/json'],
   }),
   userSharexConfig: endpoint(ROUTES.userSharexConfig, {
     tag: 'Desktop uploaders',
     summary: "A user's ShareX custom uploader (themself or an administrator)",
     params: UserIdParams,
-    responses: { 200: null },
+    responses: { 200: ShareXConfig },
     produces: ['application/json'],
   }),
   userBashScript: endpoint(ROUTES.userBashScript, {
@@ -369,7 +403,7 @@ export const API = {
     tag: 'Tags',
     summary: 'Create a tag',
     description:
-      'The name is trimmed, 1-50 characters. Names are unique per user regardless of case: a second one answers 409 `Tag "name" already exists`.',
+      'The name is trimmed, 1-50 characters. Names are unique per user regardless of case: a second one answers 409 `Tag "name" already exists`. A user has at most 1,000 tags: one more answers 409 `You can have at most 1,000 tags`.',
     body: TagRequest,
     responses: { 201: TagResponse },
   }),
@@ -396,6 +430,8 @@ export const API = {
   addTagToUpload: endpoint(ROUTES.addTagToUpload, {
     tag: 'Tags',
     summary: 'Tag an upload (answers the upload; adding it again changes nothing)',
+    description:
+      'An upload carries at most 50 tags: a 51st answers 409 `An upload can carry at most 50 tags`.',
     params: TagUploadParams,
     responses: { 200: Upload },
   }),
@@ -409,7 +445,7 @@ export const API = {
     tag: 'Tags',
     summary: 'Tag up to 1000 uploads',
     description:
-      "`skippedCount` counts the uploads that had the tag already; ids that are not the caller's uploads are ignored.",
+      "`skippedCount` counts the uploads that had the tag already, `fullCount` those left without it because they carry 50 tags already; ids that are not the caller's uploads are ignored.",
     body: BatchTagRequest,
     responses: { 200: BatchAddTagResponse },
   }),
@@ -492,6 +528,7 @@ export const API = {
     query: DeletionQuery,
     responses: { 200: null },
     produces: ['text/html'],
+    otherResponses: { 404: INVALID_DELETION_LINK },
   }),
   deleteByLink: endpoint(ROUTES.deleteByLink, {
     tag: 'Links',
@@ -503,6 +540,7 @@ export const API = {
     responses: { 200: null },
     produces: ['text/html'],
     consumes: ['application/x-www-form-urlencoded'],
+    otherResponses: { 404: INVALID_DELETION_LINK },
   }),
 
   thumbnail: endpoint(ROUTES.thumbnail, {
@@ -512,6 +550,7 @@ export const API = {
     params: z.object({ code: z.string() }),
     responses: { 200: null },
     produces: ['image/webp'],
+    otherResponses: { 304: NOT_MODIFIED },
   }),
   file: endpoint(ROUTES.file, {
     tag: 'Links',
@@ -521,8 +560,21 @@ export const API = {
     params: z.object({ slug: z.string() }),
     responses: { 200: null, 206: null },
     produces: ['application/octet-stream'],
+    otherResponses: {
+      302: {
+        description:
+          'With `S3_SERVE=presigned`, a GET is redirected to the file in the bucket (a presigned URL valid 5 minutes); a HEAD is answered here',
+      },
+      304: NOT_MODIFIED,
+      404: {
+        description:
+          "No such link, or a private file the caller may not open: the web app's not-found page",
+        produces: ['text/html'],
+      },
+      416: { description: 'The range is outside the file (`Content-Range: bytes */<size>`)' },
+    },
   }),
-} as const satisfies Record<string, Endpoint>;
+} as const satisfies Record<string, Endpoint & { tag: ApiTag }>;
 
 export type Api = typeof API;
 export type EndpointName = keyof Api;

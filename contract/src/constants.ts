@@ -26,8 +26,19 @@ export const AUDIT_ACTIONS = [
   'access_request.approved',
   'access_request.rejected',
   'access_request.deleted',
+  /** An admin opened another user's private file through its link. */
+  'upload.read',
+  /** An admin made a signed link to another user's file. */
+  'upload.link_signed',
+  /** An admin changed another user's custom URL. */
+  'upload.vanity_changed',
+  /** An admin deleted another user's upload (one entry per upload of a batch). */
+  'upload.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** What an audit entry is about (its label names it: a username, a requester, a filename). */
+export const AUDIT_TARGET_TYPES = ['user', 'access_request', 'upload'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 export const USERNAME_MAX = 50;
 /** How long an invitation code stays valid. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -45,6 +56,8 @@ export const ERROR_CODES = [
   'not_found',
   'conflict',
   'payload_too_large',
+  /** Nothing of the request's body arrived for BODY_IDLE_TIMEOUT_MS (408). */
+  'request_timeout',
   'rate_limited',
   /** The user must choose a new password before anything else (a temporary one was set). */
   'password_change_required',
@@ -64,6 +77,18 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const MAX_SIMPLE_UPLOAD_BYTES = 100 * 1024 * 1024;
 /** Size of every chunk but the last (50 MiB). The server says which it uses (init, /api/config). */
 export const CHUNK_SIZE = 52_428_800;
+/**
+ * The least an upload is charged against its owner's quota, however small the file (an empty
+ * one too): one 4 KiB block, about what a file costs a disk, so a quota also bounds how many
+ * uploads a user can make.
+ */
+export const MIN_CHARGE_BYTES = 4096;
+
+/** What an upload of `size` bytes is charged against the quota (and given back on delete). */
+export function chargedBytes(size: number): number {
+  return Math.max(size, MIN_CHARGE_BYTES);
+}
+
 /** Default ceiling for one file (MAX_UPLOAD_BYTES on the server). */
 export const DEFAULT_MAX_UPLOAD_BYTES = 100 * 1024 ** 3;
 /** A chunk progress bar stops here until the server confirms the whole file. */
@@ -80,6 +105,14 @@ export const SHORT_CODE_ALPHABET = '23456789abcdefghjkmnpqrstuvwxyz';
 export const VANITY_MIN = 3;
 export const VANITY_MAX = 50;
 export const VANITY_PATTERN = /^[A-Za-z0-9_-]+$/;
+/** A vanity URL given up stays its owner's to take back, and nobody else's, this long. */
+export const VANITY_RESERVED_DAYS = 90;
+
+/** Whether a path segment has a short code's shape (a vanity URL may not: it could be one). */
+export function looksLikeShortCode(segment: string): boolean {
+  if (segment.length !== SHORT_CODE_LENGTH) return false;
+  return [...segment.toLowerCase()].every((c) => SHORT_CODE_ALPHABET.includes(c));
+}
 
 export const FILE_TYPES = ['images', 'videos', 'documents', 'archives'] as const;
 export type FileType = (typeof FILE_TYPES)[number];
@@ -100,6 +133,13 @@ export type Theme = (typeof THEMES)[number];
 
 /** A tag's name, trimmed: 1 to this many characters. */
 export const TAG_NAME_MAX = 50;
+/** Tags one upload can carry at most. */
+export const MAX_TAGS_PER_UPLOAD = 50;
+/** Tags one user can have at most. */
+export const MAX_TAGS_PER_USER = 1000;
+/** The answers (409) when a tag would pass those limits; the web app shows them as they are. */
+export const UPLOAD_TAG_LIMIT_MESSAGE = `An upload can carry at most ${MAX_TAGS_PER_UPLOAD} tags`;
+export const USER_TAG_LIMIT_MESSAGE = `You can have at most ${MAX_TAGS_PER_USER.toLocaleString('en-US')} tags`;
 /** Suggestions the tag editor shows at most. */
 export const TAG_SUGGESTIONS = 5;
 /** Days in the uploads-per-day series of the statistics (today, UTC, and the 29 before). */
@@ -168,7 +208,15 @@ export const SPA_ROUTES = [
 ] as const;
 
 /** First path segments the server itself answers (besides the SPA routes and the links). */
-export const SERVER_PREFIXES = ['api', 'thumb', 'assets', 'docs', 'health', 'metrics'] as const;
+export const SERVER_PREFIXES = [
+  'api',
+  'thumb',
+  'd', // deletion links
+  'assets',
+  'docs',
+  'health',
+  'metrics',
+] as const;
 
 /** Files at the root of the web build (web/public). */
 export const ROOT_FILES = ['favicon.ico', 'favicon.svg', 'robots.txt', 'manifest.json'] as const;

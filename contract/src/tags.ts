@@ -52,6 +52,8 @@ export const BatchAddTagResponse = z.object({
   addedCount: z.number().int(),
   /** The caller's uploads that had it already. */
   skippedCount: z.number().int(),
+  /** The caller's uploads left without it: they carry MAX_TAGS_PER_UPLOAD tags already. */
+  fullCount: z.number().int(),
 });
 export type BatchAddTagResponse = z.infer<typeof BatchAddTagResponse>;
 export const BatchRemoveTagResponse = z.object({ removedCount: z.number().int() });

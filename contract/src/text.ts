@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { CONTROL_CHARACTERS } from './constants.ts';
 
 const NO_CONTROL = 'must not contain control characters';
+/** Bidirectional controls make `evil\u202Enimda` show as "eviladmin". */
+export const NO_BIDI = 'must not contain bidirectional control characters';
 
 /** Free text that is stored or searched: at most `max` characters, no control characters. */
 export function text(max: number) {
@@ -42,4 +44,70 @@ export function multilineText(max: number) {
     .string()
     .max(max)
     .refine((s) => !CONTROL_BUT_LINES.test(s), NO_CONTROL);
+}
+
+/**
+ * Scripts whose letters a name is told apart by: UTS #31's Recommended Scripts, those in
+ * common modern use. A letter of any other script counts as one script, 'Other'.
+ */
+const SCRIPTS = [
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Armenian',
+  'Georgian',
+  'Hebrew',
+  'Arabic',
+  'Thaana',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+  'Thai',
+  'Lao',
+  'Tibetan',
+  'Myanmar',
+  'Ethiopic',
+  'Khmer',
+  'Hangul',
+  'Hiragana',
+  'Katakana',
+  'Bopomofo',
+  'Han',
+];
+/** One match per letter, in the group named after its script; Common and Inherited match none. */
+const SCRIPT_OF = new RegExp(
+  [
+    ...SCRIPTS.map((s) => `(?<${s}>\\p{Script=${s}})`),
+    '(?<Other>[^\\p{Script=Common}\\p{Script=Inherited}])',
+  ].join('|'),
+  'gu',
+);
+/** Scripts one writing system uses together (UTS #39's "highly restrictive" level). */
+const SCRIPT_SETS = [
+  ['Latin', 'Han', 'Hiragana', 'Katakana'],
+  ['Latin', 'Han', 'Bopomofo'],
+  ['Latin', 'Han', 'Hangul'],
+];
+
+/**
+ * Whether the letters of `value` (NFKC, as names are compared) come from more than one script,
+ * other than Japanese, Chinese or Korean with Latin: `rооtadmin` with Cyrillic o's does, and
+ * would pass for `rootadmin`. Digits and punctuation ('-', '_', '.') go with any script.
+ */
+export function mixesScripts(value: string): boolean {
+  const scripts = new Set<string>();
+  for (const match of value.normalize('NFKC').matchAll(SCRIPT_OF)) {
+    for (const [script, letter] of Object.entries(match.groups ?? {})) {
+      if (letter !== undefined) scripts.add(script);
+    }
+  }
+  if (scripts.size <= 1) return false;
+  return !SCRIPT_SETS.some((set) => [...scripts].every((s) => set.includes(s)));
 }

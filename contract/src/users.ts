@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  BIDI_CONTROLS,
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
   MIN_PAGE_SIZE,
@@ -7,7 +8,7 @@ import {
   ROLES,
   USERNAME_MAX,
 } from './constants.ts';
-import { Id, text, WholeNumber } from './text.ts';
+import { Id, mixesScripts, NO_BIDI, text, WholeNumber } from './text.ts';
 
 export const RoleSchema = z.enum(ROLES);
 
@@ -61,12 +62,19 @@ export type ChangePasswordRequest = z.infer<typeof ChangePasswordRequest>;
 export const ApiTokenResponse = z.object({ apiToken: z.string() });
 export type ApiTokenResponse = z.infer<typeof ApiTokenResponse>;
 
-/** A username: 1-50 characters once trimmed, no control characters. */
+/**
+ * A username: 1-50 characters once trimmed, of any script but one at a time (mixesScripts),
+ * with digits, punctuation and spaces; no control or bidirectional control characters.
+ */
 export const Username = text(USERNAME_MAX * 4)
+  .refine((s) => !BIDI_CONTROLS.test(s), NO_BIDI)
   .trim()
   .min(1, { message: 'Username is required' })
   .refine((s) => [...s].length <= USERNAME_MAX, {
     message: `Username must be at most ${USERNAME_MAX} characters`,
+  })
+  .refine((s) => !mixesScripts(s), {
+    message: 'must not mix letters of different scripts (such as Latin and Cyrillic)',
   });
 
 /** A user as the Admin screen lists them. */

@@ -17,29 +17,23 @@ import { createAuditModule } from './modules/audit/index.ts';
 import { createAuthModule } from './modules/auth/index.ts';
 import { createChunkedUploadsModule } from './modules/chunked-uploads/index.ts';
 import { createPreferencesModule } from './modules/preferences/index.ts';
-import { createServingModule } from './modules/serving/index.ts';
 import { createStatsModule } from './modules/stats/index.ts';
 import { createSystemModule } from './modules/system/index.ts';
 import { createTagsModule } from './modules/tags/index.ts';
-import {
-  createLinkCache,
-  createLinks,
-  createUploadsModule,
-  ffmpegAvailable,
-  noLinkCache,
-} from './modules/uploads/index.ts';
+import { createLinksModule, createLinkUrls } from './modules/links/index.ts';
+import { createUploadsModule, ffmpegAvailable, ffprobeBeside } from './modules/uploads/index.ts';
 import { createUploadersModule } from './modules/uploaders/index.ts';
-import { createUsersModule } from './modules/users/index.ts';
-import { authStep } from './plugins/auth.ts';
+import { createAccounts, createUsersModule } from './modules/users/index.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerBodyIdleTimeout } from './plugins/body-timeout.ts';
 import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerFormBody } from './plugins/form-body.ts';
 import { createMetrics } from './plugins/metrics.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { echoRequestId, requestIdOf } from './plugins/request-context.ts';
-import { registerRequestSteps } from './plugins/request-steps.ts';
-import { checkAccess, registerRouteTable } from './plugins/route-table.ts';
-import { securityHeaders, securityHeadersStep } from './plugins/security.ts';
+import { registerRequestId, requestIdOf } from './plugins/request-context.ts';
+import { registerRouteTable } from './plugins/route-table.ts';
+import { registerSecurityHeaders, securityHeaders } from './plugins/security.ts';
 import { registerWebApp } from './plugins/web-app.ts';
 import { createLocalStorage } from './storage/local.ts';
 import type { Storage } from './storage/storage.ts';
@@ -70,6 +64,13 @@ export type Built = Awaited<ReturnType<typeof buildApp>>;
  * X-Forwarded-For, never one a client wrote in the header itself (proxy-addr's hop count 1).
  */
 const oneProxyHop = (_address: string, hop: number) => hop < 1;
+
+/** ffmpeg and the ffprobe beside it, when both run; else videos get no thumbnails. */
+function videoTools(ffmpeg: string) {
+  if (!ffmpeg) return null;
+  const ffprobe = ffprobeBeside(ffmpeg);
+  return ffmpegAvailable(ffmpeg) && ffmpegAvailable(ffprobe) ? { ffmpeg, ffprobe } : null;
+}
 
 export async function buildApp(deps: AppDeps) {
   const { config, db } = deps;
@@ -112,43 +113,39 @@ export async function buildApp(deps: AppDeps) {
     clock,
     log,
   });
-  // On PostgreSQL each instance keeps the links it serves in memory (uploads/link-cache.ts).
-  const linkCache =
-    config.databaseUrl && dialectOf(db) === 'postgres'
-      ? createLinkCache({ db, databaseUrl: config.databaseUrl, log })
-      : noLinkCache;
   const metrics = config.metricsToken
     ? createMetrics({
         openChunkedSessions: () => chunkedUploads.service.countOpen(),
         pool: deps.poolUse ?? (() => null),
-        linkCache: () => linkCache.stats(),
       })
     : null;
   const jobRunner = createJobRunner({ db, clock, log, onRun: metrics?.jobRun });
-  const links = createLinks({ publicUrl: config.publicUrl, signingKey: keys.signing });
+  const urls = createLinkUrls({ publicUrl: config.publicUrl, signingKey: keys.signing });
 
   // The modules, each built from what it uses; later ones use earlier ones' services.
   const audit = createAuditModule({ db, clock });
-  const users = createUsersModule({
-    audit: audit.service,
+  // Sign-in reads users, and the users module manages them with sign-in's help: the users
+  // service comes first, the module once sign-in, uploads and chunked uploads are made.
+  const accounts = createAccounts({
     db,
+    audit: audit.service,
     keys,
     clock,
     defaultQuotaBytes: config.defaultQuotaBytes,
   });
-  const auth = createAuthModule({ db, users: users.service, clock, sleep: deps.sleep });
+  const auth = createAuthModule({ db, users: accounts, clock, sleep: deps.sleep });
   const preferences = createPreferencesModule({ db });
   const uploads = createUploadsModule({
     db,
     search: uploadSearch(dialectOf(db)),
     storage,
     clock,
-    links,
+    urls,
     fileHasher,
-    ffmpeg: config.ffmpegPath && ffmpegAvailable(config.ffmpegPath) ? config.ffmpegPath : null,
+    video: videoTools(config.ffmpegPath),
     kickTasks: background.kick,
     defaultPublic: preferences.service.defaultPublic,
-    linkCache,
+    audit: audit.service,
     log,
   });
   const chunkedUploads = createChunkedUploadsModule({
@@ -157,7 +154,6 @@ export async function buildApp(deps: AppDeps) {
     storage,
     clock,
     present: uploads.present,
-    defaultPublic: preferences.service.defaultPublic,
     maxUploadBytes: config.maxUploadBytes,
     chunkSize,
     log,
@@ -168,29 +164,40 @@ export async function buildApp(deps: AppDeps) {
     uploads: uploads.service,
     present: uploads.present,
   });
-  const stats = createStatsModule({ db, clock, links });
+  const stats = createStatsModule({ db, clock, urls });
+  const mailer =
+    deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log });
+  const users = createUsersModule({
+    users: accounts,
+    credentials: auth.service,
+    audit: audit.service,
+    uploads: uploads.service,
+    chunked: chunkedUploads.service,
+    mailer,
+    publicUrl: config.publicUrl,
+  });
   const admin = createAdminModule({
     db,
     audit: audit.service,
-    users: users.service,
+    users: accounts,
+    management: users.management,
     auth: auth.service,
     preferences: preferences.service,
-    mailer: deps.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
-    uploads: uploads.service,
-    chunked: chunkedUploads.service,
+    mailer,
     clock,
     publicUrl: config.publicUrl,
     log,
   });
-  const uploaders = createUploadersModule({
-    users: users.service,
-    publicUrl: config.publicUrl,
-    audit: audit.service,
-  });
-  const serving = createServingModule({
-    uploads: uploads.service,
+  const uploaders = createUploadersModule({ users: accounts, publicUrl: config.publicUrl });
+  const links = createLinksModule({
+    db,
     storage,
+    urls,
+    clock,
     presigned: config.storage.driver === 's3' && config.storage.s3.serve === 'presigned',
+    publicMaxAgeSeconds: config.publicMaxAgeSeconds,
+    audit: audit.service,
+    log,
   });
   const system = createSystemModule({
     db,
@@ -217,20 +224,18 @@ export async function buildApp(deps: AppDeps) {
     uploaders,
     admin,
     audit,
-    serving,
+    links,
   };
   const all = Object.values(modules);
 
   registerErrorHandler(app);
   const security = securityHeaders({ publicUrl: config.publicUrl });
-  // Every request's steps before its route, in this order, run by one hook.
-  registerRequestSteps(app, [
-    echoRequestId,
-    ...(metrics ? [metrics.measure] : []),
-    securityHeadersStep(security),
-    authStep(app, auth.service),
-    checkAccess,
-  ]);
+  // Every request's hooks, in this order; each table route then checks its access rule.
+  registerRequestId(app);
+  registerBodyIdleTimeout(app, config.bodyIdleTimeoutMs);
+  metrics?.register(app);
+  registerSecurityHeaders(app, security);
+  registerAuth(app, auth.service);
   registerMultipart(app);
   registerFormBody(app);
   await registerOpenApi(app, { publicUrl: config.publicUrl, version: config.version });
@@ -249,19 +254,12 @@ export async function buildApp(deps: AppDeps) {
   ];
 
   app.addHook('onClose', async () => {
-    try {
-      // The hasher first: a task hashing a large file fails at once (to be retried after the
-      // restart) instead of holding the shutdown for minutes.
-      await fileHasher.close();
-      await background.close();
-      // Views counted since the last batch: committed before the database closes.
-      await uploads.service.closeViews();
-    } finally {
-      // Whatever failed before: its connection would keep the process running.
-      await linkCache.close();
-    }
+    // The hasher first: a task hashing a large file fails at once (to be retried after the
+    // restart) instead of holding the shutdown for minutes.
+    await fileHasher.close();
+    await background.close();
+    // Views counted since the last batch: committed before the database closes.
+    await links.service.closeViews();
   });
-  // Last: nothing after it can fail the build and leave its connection open.
-  linkCache.start();
   return { app, modules, jobs, jobRunner, background };
 }

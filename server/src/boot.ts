@@ -11,18 +11,22 @@ import { resolveSecretKey } from './lib/secret-key.ts';
 import { createLocalStorage } from './storage/local.ts';
 import { createS3Storage, StorageConfigError } from './storage/s3.ts';
 import type { Storage } from './storage/storage.ts';
+import { trackWrites, type TrackedStorage } from './storage/tracked.ts';
 
 export type Booted = Built & {
   config: Config;
   handle: DatabaseHandle;
   firstAdmin: { user: UserRow; generatedPassword?: string } | null;
-  /** Lets go of the store's connections (S3's sockets); nothing to do for local disk. */
-  closeStorage: () => void;
+  /**
+   * Waits for the store's writes in flight to end (a cut-off upload removing its temporary
+   * file), then lets go of its connections (S3's sockets).
+   */
+  closeStorage: () => Promise<void>;
 };
 
 /** The configured byte store; a bucket that does not answer to its settings stops the start. */
-export async function openStorage(config: Config): Promise<Storage> {
-  if (config.storage.driver === 'local') return createLocalStorage(config.dataDir);
+export async function openStorage(config: Config): Promise<TrackedStorage<Storage>> {
+  if (config.storage.driver === 'local') return trackWrites(createLocalStorage(config.dataDir));
   const s3 = createS3Storage(config.storage.s3);
   try {
     await s3.check();
@@ -33,7 +37,7 @@ export async function openStorage(config: Config): Promise<Storage> {
     }
     throw err;
   }
-  return s3;
+  return trackWrites(s3);
 }
 
 /** Why an instance with another secret key than the database's stops (db/key-check.ts). */
@@ -55,10 +59,13 @@ function closeStorageOf(storage: Storage | null): void {
   if (storage && 'destroy' in storage && typeof storage.destroy === 'function') storage.destroy();
 }
 
-export async function boot(env?: Record<string, string | undefined>): Promise<Booted> {
+export async function boot(
+  env?: Record<string, string | undefined>,
+  options: { logStream?: NodeJS.WritableStream } = {},
+): Promise<Booted> {
   const config = loadConfig(env);
   const handle = openDatabase(config);
-  let storage: Storage | null = null;
+  let storage: TrackedStorage<Storage> | null = null;
   let built: Built | null = null;
   try {
     const applied = await migrateToLatest(handle);
@@ -84,6 +91,7 @@ export async function boot(env?: Record<string, string | undefined>): Promise<Bo
       secretKey,
       storage,
       poolUse: handle.poolUse,
+      logStream: options.logStream,
     });
     built.app.log.info({ dialect: handle.dialect, applied }, 'database ready');
     if (keyCheck === 'replaced') {
@@ -93,7 +101,11 @@ export async function boot(env?: Record<string, string | undefined>): Promise<Bo
     }
     const firstAdmin = await built.modules.users.service.ensureFirstAdmin(config.admin);
     const opened = storage;
-    return { ...built, config, handle, firstAdmin, closeStorage: () => closeStorageOf(opened) };
+    const closeStorage = async () => {
+      await opened.writesSettled();
+      closeStorageOf(opened);
+    };
+    return { ...built, config, handle, firstAdmin, closeStorage };
   } catch (err) {
     // Nothing of a failed start stays open (a test or a supervisor may try again).
     await built?.app.close().catch(() => undefined);

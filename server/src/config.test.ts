@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       defaultQuotaBytes: 10 * 1024 ** 3,
       logLevel: 'info',
       trustProxy: false,
+      publicMaxAgeSeconds: 300,
     });
   });
 
@@ -34,12 +35,15 @@ describe('loadConfig', () => {
       'S3_SERVE',
       'METRICS_TOKEN',
       'SHUTDOWN_TIMEOUT_MS',
+      'PUBLIC_MAX_AGE_SECONDS',
+      'BODY_IDLE_TIMEOUT_MS',
     ];
     const empty = loadConfig(Object.fromEntries(names.map((n) => [n, ''])));
     const { ffmpegPath, ...defaults } = loadConfig({});
     expect(empty).toEqual({ ...defaults, ffmpegPath });
     expect(empty).toMatchObject({ port: 3000, defaultQuotaBytes: 10 * 1024 ** 3 });
     expect(empty.shutdownTimeoutMs).toBe(10_000);
+    expect(empty.bodyIdleTimeoutMs).toBe(60_000);
     // Empty FFMPEG_PATH turns video thumbnails off (README).
     expect(loadConfig({ FFMPEG_PATH: '' }).ffmpegPath).toBe('');
   });
@@ -55,11 +59,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(
       /PORT[\s\S]*DATABASE_URL/,
     );
+    expect(() => loadConfig({ BODY_IDLE_TIMEOUT_MS: '50' })).toThrow(/BODY_IDLE_TIMEOUT_MS/);
+    expect(() => loadConfig({ BODY_IDLE_TIMEOUT_MS: 'soon' })).toThrow(/BODY_IDLE_TIMEOUT_MS/);
     expect(() => loadConfig({ SECRET_KEY: 'short' })).toThrow(
       /SECRET_KEY: must be at least 32 characters/,
     );
     expect(() => loadConfig({ ADMIN_EMAIL: 'nope' })).toThrow(/ADMIN_EMAIL/);
     expect(() => loadConfig({ TRUST_PROXY: 'maybe' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ PUBLIC_MAX_AGE_SECONDS: '-1' })).toThrow(/PUBLIC_MAX_AGE_SECONDS/);
+    expect(loadConfig({ PUBLIC_MAX_AGE_SECONDS: '0' }).publicMaxAgeSeconds).toBe(0);
   });
 
   it('reads TRUST_PROXY and PostgreSQL URLs', () => {

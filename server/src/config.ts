@@ -89,6 +89,10 @@ const EnvSchema = z.object({
   S3_SERVE: unsetIfEmpty(z.enum(['proxy', 'presigned']).default('proxy')),
   METRICS_TOKEN: optional.pipe(z.string().min(16, 'must be at least 16 characters').optional()),
   SHUTDOWN_TIMEOUT_MS: unsetIfEmpty(z.coerce.number().int().min(0).max(600_000).default(10_000)),
+  PUBLIC_MAX_AGE_SECONDS: unsetIfEmpty(z.coerce.number().int().min(0).max(31_536_000).default(300)),
+  BODY_IDLE_TIMEOUT_MS: unsetIfEmpty(
+    z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  ),
   S3_PREFIX: optional.pipe(
     z
       .string()
@@ -155,6 +159,13 @@ export type Config = {
   metricsToken: string | undefined;
   /** How long a SIGTERM waits for requests in flight before closing their connections. */
   shutdownTimeoutMs: number;
+  /**
+   * How long browsers and CDNs may keep a public file or thumbnail: the bound on how long one
+   * deleted or made private may still be seen outside Upshot.
+   */
+  publicMaxAgeSeconds: number;
+  /** How long a request's body may send nothing before the request ends with 408. */
+  bodyIdleTimeoutMs: number;
   /** Where uploads and thumbnails are kept: DATA_DIR/files, or an S3 bucket. */
   storage: { driver: 'local' } | { driver: 's3'; s3: S3Config };
 };
@@ -198,6 +209,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     version: APP_VERSION,
     metricsToken: e.METRICS_TOKEN,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    publicMaxAgeSeconds: e.PUBLIC_MAX_AGE_SECONDS,
+    bodyIdleTimeoutMs: e.BODY_IDLE_TIMEOUT_MS,
     storage:
       e.STORAGE_DRIVER === 's3'
         ? {

@@ -17,7 +17,11 @@ export class ValidationError extends AppError {
   }
 }
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Authentication required') {
+  constructor(
+    message = 'Authentication required',
+    /** The WWW-Authenticate challenge to answer with, if any. */
+    readonly challenge?: string,
+  ) {
     super('unauthorized', 401, message);
   }
 }
@@ -57,6 +61,12 @@ export class ConflictError extends AppError {
 export class PayloadTooLargeError extends AppError {
   constructor(message: string) {
     super('payload_too_large', 413, message);
+  }
+}
+/** The client stopped sending the request's body (plugins/body-timeout.ts). */
+export class RequestTimeoutError extends AppError {
+  constructor(message: string) {
+    super('request_timeout', 408, message);
   }
 }
 export class RateLimitError extends AppError {

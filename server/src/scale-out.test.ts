@@ -2,7 +2,7 @@
  * Two real server processes over one PostgreSQL database and one S3 bucket, as a scaled-out
  * install runs them: they start together on an empty database, and a client moves between
  * them (signed in on one, calling the other; a chunked upload's chunks alternating; a delete on
- * one seen by the other, also while the other keeps the link in memory or is frozen; one
+ * one seen by the other at once, and answered without waiting for the other, even frozen; one
  * killed in the middle of a chunk and the upload finished on the other). PostgreSQL only:
  * SQLite is one file on one machine.
  */
@@ -15,7 +15,6 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { MIGRATIONS } from './db/migrate.ts';
-import { LEASE_MS } from './modules/uploads/link-cache.ts';
 import { createTestDatabase, type TestDatabase } from '../test/context.ts';
 import {
   call,
@@ -217,29 +216,11 @@ describe.runIf(onPostgres)('two instances over one database and one bucket', () 
     return { session, token: { 'x-api-token': user.json.apiToken } };
   }
 
-  /** Links the instance has served from memory so far (its metrics). */
-  async function memoryHits(on: Instance): Promise<number> {
-    const res = await fetch(`${on.url}/metrics`, {
-      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-    });
-    const text = await res.text();
-    const line = /^upshot_link_cache_hits_total (\d+)$/m.exec(text);
-    if (!line) throw new Error(`no link cache hits in ${on.name}'s metrics:\n${text}`);
-    return Number(line[1]);
-  }
-
-  /** Serves the link on `on` until an answer came from its memory. */
-  async function servedFromMemory(on: Instance, linkPath: string, body: string) {
-    await vi.waitFor(
-      async () => {
-        const before = await memoryHits(on);
-        const res = await fetch(new URL(linkPath, on.url));
-        expect(res.status).toBe(200);
-        expect(await res.text()).toBe(body);
-        expect(await memoryHits(on)).toBeGreaterThan(before);
-      },
-      { timeout: 10_000, interval: 50 },
-    );
+  /** Serves the link on `on` with this body. */
+  async function served(on: Instance, linkPath: string, body: string) {
+    const res = await fetch(new URL(linkPath, on.url));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe(body);
   }
 
   /** A public text file uploaded on `on`: its id and its link's path. */
@@ -339,9 +320,9 @@ describe.runIf(onPostgres)('two instances over one database and one bucket', () 
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
 
-    // Both serve it first, from memory, so the 404 after is the delete's doing.
+    // Both serve it first, so the 404 after is the delete's doing.
     for (const on of [a, b]) {
-      await servedFromMemory(on, linkPath, 'gone soon\n');
+      await served(on, linkPath, 'gone soon\n');
       expect((await call(on.url, 'GET', `/api/uploads/${id}`, { headers: session })).status).toBe(
         200,
       );
@@ -371,10 +352,10 @@ describe.runIf(onPostgres)('two instances over one database and one bucket', () 
     );
   });
 
-  it("B frozen (SIGSTOP) with a link in memory: A's delete is answered once B's lease has run out, and B, resumed, answers 404", async () => {
+  it("B frozen (SIGSTOP) after serving a link: A's delete is answered without waiting for B, and B, resumed, answers 404", async () => {
     const { session } = await account(a);
     const { id, linkPath } = await uploadText(a, session, 'frozen soon\n');
-    await servedFromMemory(b, linkPath, 'frozen soon\n');
+    await served(b, linkPath, 'frozen soon\n');
     const pid = b.child.pid!;
     process.kill(pid, 'SIGSTOP');
     let took: number;
@@ -386,15 +367,12 @@ describe.runIf(onPostgres)('two instances over one database and one bucket', () 
     } finally {
       process.kill(pid, 'SIGCONT');
     }
-    // B renewed its lease at most a second before it froze: A waited out the rest of it.
-    expect(took).toBeGreaterThan(LEASE_MS - 1500);
-    expect(took).toBeLessThan(LEASE_MS + 2000);
+    // Nothing waits on another instance: a delete costs what it costs on one (milliseconds; the
+    // bound is generous for a busy machine, far below a second).
+    expect(took).toBeLessThan(1000);
     const res = await fetch(new URL(linkPath, b.url));
     await res.arrayBuffer();
     expect(res.status).toBe(404);
-    // And B takes up its memory again.
-    const other = await uploadText(a, session, 'still here\n');
-    await servedFromMemory(b, other.linkPath, 'still here\n');
   });
 
   it('an instance killed in the middle of a chunk: the client sends it again to the other one and finishes there', async () => {

@@ -6,8 +6,11 @@
  * process exits anyway.
  */
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { testEngine } from '../test/context.ts';
 import { call, startInstance, type Instance } from '../test/instances.ts';
@@ -23,9 +26,9 @@ afterEach(async () => {
   instance = null;
 });
 
-async function startWithUpload(shutdownTimeoutMs: number) {
+async function startWithUpload(shutdownTimeoutMs: number, dataDir = tempDir('upshot-shutdown-')) {
   const server = startInstance('shutdown', await freePort(), {
-    DATA_DIR: tempDir('upshot-shutdown-'),
+    DATA_DIR: dataDir,
     ADMIN_EMAIL: 'admin@example.com',
     ADMIN_PASSWORD: 'correct horse battery',
     SHUTDOWN_TIMEOUT_MS: String(shutdownTimeoutMs),
@@ -53,7 +56,36 @@ async function startWithUpload(shutdownTimeoutMs: number) {
     url: upload.url,
     sha: crypto.createHash('sha256').update(bytes).digest('hex'),
     token: login.json.token,
+    dataDir,
   };
+}
+
+/** The temporary files of uploads in flight (local storage writes them to DATA_DIR/tmp). */
+const partFiles = (dataDir: string) =>
+  fs.readdirSync(path.join(dataDir, 'tmp')).filter((name) => name.endsWith('.part'));
+
+/**
+ * An upload over a connection of its own that sends 4 MiB of a 64 MiB file and then nothing:
+ * resolves once its temporary file is on disk.
+ */
+async function stalledUpload(url: string, token: string, dataDir: string) {
+  const { hostname, port } = new URL(url);
+  const socket = net.connect(Number(port), hostname);
+  socket.on('error', () => {});
+  await new Promise<void>((resolve) => socket.once('connect', resolve));
+  const boundary = 'upshot-stalled-boundary';
+  const head =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n` +
+    'Content-Type: application/octet-stream\r\n\r\n';
+  socket.write(
+    `POST /api/upload HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
+      `Authorization: Bearer ${token}\r\n` +
+      `Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+      `Content-Length: ${head.length + 64 * 1024 * 1024}\r\n\r\n${head}`,
+  );
+  socket.write(crypto.randomBytes(4 * 1024 * 1024));
+  await vi.waitFor(() => expect(partFiles(dataDir)).toHaveLength(1), { timeout: 10_000 });
+  return socket;
 }
 
 /** A GET over a keep-alive connection, paused as soon as its head arrives. */
@@ -113,6 +145,30 @@ async function untilRefused(url: string, timeoutMs: number): Promise<void> {
 }
 
 describe.skipIf(!onSqlite)('SIGTERM', () => {
+  it('starts on a fresh DATA_DIR and exits 0 on SIGTERM, every time', async () => {
+    // On Node 24, better-sqlite3 12 aborted the process (exit 134, "Assertion failed: (env) !=
+    // nullptr") whenever one of its objects was garbage-collected: during most first starts,
+    // and at most shutdowns. Three starts make a chance failure unlikely to pass.
+    for (let run = 1; run <= 3; run++) {
+      const dataDir = tempDir('upshot-shutdown-');
+      const server = startInstance(`fresh-${run}`, await freePort(), {
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'info',
+      });
+      instance = server;
+      await server.waitForOutput('Upshot is listening', 30_000);
+      expect((await call(server.url, 'GET', '/api/health')).status).toBe(200);
+      server.child.kill('SIGTERM');
+      const exit = await server.done;
+      expect({ code: exit.code, signal: exit.signal }, server.describe()).toEqual({
+        code: 0,
+        signal: null,
+      });
+      expect(exit.stdout).toContain('"shut down"');
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('lets a download in flight finish, then exits 0 without waiting on idle connections', async () => {
     const { server, url, sha } = await startWithUpload(8000);
     const agent = new http.Agent({ keepAlive: true });
@@ -232,6 +288,37 @@ describe.skipIf(!onSqlite)('SIGTERM', () => {
     agent.destroy();
   });
 
+  it('removes the temporary file of an upload cut off at SHUTDOWN_TIMEOUT_MS before it exits', async () => {
+    const { server, token, dataDir } = await startWithUpload(1000);
+    const socket = await stalledUpload(server.url, token, dataDir);
+
+    server.child.kill('SIGTERM');
+    const run = await server.done;
+    expect(run.code, server.describe()).toBe(0);
+    expect(run.stdout).toContain('cut off');
+    expect(partFiles(dataDir)).toEqual([]);
+    socket.destroy();
+  });
+
+  it("removes at start-up the temporary files a killed process left, not a live one's", async () => {
+    const { server, token, dataDir } = await startWithUpload(8000);
+    const socket = await stalledUpload(server.url, token, dataDir);
+    const left = partFiles(dataDir);
+    await server.kill('SIGKILL');
+    socket.destroy();
+    expect(partFiles(dataDir)).toEqual(left);
+    // Writes of a process still running on this host (this test's), and of another host.
+    const host = crypto.createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+    const live = `${host}-${process.pid}-0badc0de-${'a'.repeat(32)}.part`;
+    const elsewhere = `00000000-1-0badc0de-${'b'.repeat(32)}.part`;
+    for (const name of [live, elsewhere]) fs.writeFileSync(path.join(dataDir, 'tmp', name), 'x');
+
+    const restarted = startInstance('restarted', await freePort(), { DATA_DIR: dataDir });
+    instance = restarted;
+    await restarted.waitForOutput('Upshot is listening', 30_000);
+    expect(partFiles(dataDir).sort()).toEqual([elsewhere, live].sort());
+  });
+
   it('cuts off a request still running at SHUTDOWN_TIMEOUT_MS and exits 0', async () => {
     const { server, url } = await startWithUpload(1000);
     const agent = new http.Agent({ keepAlive: true });
@@ -246,5 +333,47 @@ describe.skipIf(!onSqlite)('SIGTERM', () => {
     expect(got.complete).toBe(false);
     expect(got.received).toBeLessThan(SIZE);
     agent.destroy();
+  });
+
+  it('ends within its bounds when its log reader stops reading, and after it has gone', async () => {
+    const server = startInstance('stalled log', await freePort(), {
+      DATA_DIR: tempDir('upshot-shutdown-'),
+      SHUTDOWN_TIMEOUT_MS: '1000',
+      LOG_LEVEL: 'info',
+    });
+    instance = server;
+    await server.waitForOutput('Upshot is listening', 30_000);
+    // The reader stops reading: what the server logs next fills the pipe, then waits.
+    const stdout = server.child.stdout!;
+    stdout.pause();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+    const health = () =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get(`${server.url}/api/health`, { agent }, (res) => {
+            res.resume();
+            res.once('end', () => resolve(res.statusCode ?? 0));
+          })
+          .on('error', reject);
+      });
+    // Two log lines of about 300 bytes each: far more than a pipe holds (64 KiB).
+    for (let i = 0; i < 20; i++) {
+      const statuses = await Promise.all(Array.from({ length: 50 }, health));
+      expect(new Set(statuses)).toEqual(new Set([200]));
+    }
+    agent.destroy();
+
+    const started = Date.now();
+    server.child.kill('SIGTERM');
+    // 1 s to drain, 1 s for the log lines held: well before the 5 s grace past the timeout.
+    const ended = await Promise.race([
+      server.done,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 6000)),
+    ]);
+    expect(ended, 'still running 6 s after SIGTERM with its log reader stalled').not.toBeNull();
+    expect(ended!.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(6000);
+    // And the reader goes away.
+    stdout.destroy();
   });
 });

@@ -30,11 +30,14 @@ export function freePort(): Promise<number> {
 }
 
 /** The app listening on 127.0.0.1, its PUBLIC_URL the address it listens on. */
-export async function startLiveServer(appOptions: AppOptions = {}): Promise<LiveServer> {
+export async function startLiveServer(
+  appOptions: AppOptions = {},
+  env: Record<string, string> = {},
+): Promise<LiveServer> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const ctx = await createTestContext({ PUBLIC_URL: url }, {}, appOptions);
+    const ctx = await createTestContext({ ...env, PUBLIC_URL: url }, {}, appOptions);
     try {
       await ctx.app.listen({ host: '127.0.0.1', port });
       return { ctx, url, close: () => ctx.close() };

@@ -6,11 +6,9 @@ import { ErrorBody, routePath, type Endpoint } from '@upshot/contract';
 import Fastify, { type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { z } from 'zod';
-import type { AuthService } from '../src/modules/auth/index.ts';
-import { authStep } from '../src/plugins/auth.ts';
+import { registerAuth, type Authenticator } from '../src/plugins/auth.ts';
 import { registerErrorHandler } from '../src/plugins/errors.ts';
-import { registerRequestSteps } from '../src/plugins/request-steps.ts';
-import { checkAccess, registerRouteTable, type RouteDef } from '../src/plugins/route-table.ts';
+import { registerRouteTable, type RouteDef } from '../src/plugins/route-table.ts';
 import { CONTROL_SAMPLES, formFields, setAt, stringPaths, withControl } from './bad-input.ts';
 import { multipart } from './uploads.ts';
 
@@ -97,10 +95,10 @@ export function expectExactShape(value: unknown, schema: z.ZodType, at = 'body')
  * A bare app with the route table and the real credential and access steps: for entries the
  * table lacks.
  */
-export async function routeTableApp(auth: AuthService, routes: RouteDef[]) {
+export async function routeTableApp(auth: Authenticator, routes: RouteDef[]) {
   const app = Fastify();
   registerErrorHandler(app);
-  registerRequestSteps(app, [authStep(app, auth), checkAccess]);
+  registerAuth(app, auth);
   registerRouteTable(app, routes);
   await app.ready();
   return app;

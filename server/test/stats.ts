@@ -2,6 +2,7 @@
  * What the statistics should say, counted straight from the uploads table (never from the
  * summary rows the server keeps), and checks of "top n" lists that allow any order among ties.
  */
+import { MIN_CHARGE_BYTES } from '@upshot/contract';
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { Db } from '../src/db/database.ts';
@@ -31,13 +32,17 @@ export function toNoon(clock: { now: () => Date; advance: (ms: number) => void }
 
 export type Recount = {
   uploads: number;
+  /** What the uploads are charged against the quota (Storage Used). */
   bytes: number;
   views: number;
   /** By type group name. */
   types: { type: string; count: number }[];
-  /** Every day with uploads, by date. */
+  /** Every day with uploads, by date, with the sum of their sizes. */
   days: Map<string, { count: number; bytes: number }>;
 };
+
+/** What an upload is charged: at least MIN_CHARGE_BYTES. */
+const charged = sql`case when size < ${sql.lit(MIN_CHARGE_BYTES)} then ${sql.lit(MIN_CHARGE_BYTES)} else size end`;
 
 /** Counts one user's uploads (or everyone's, userId null) from the uploads table. */
 export async function recount(db: Db, userId: string | null): Promise<Recount> {
@@ -48,7 +53,7 @@ export async function recount(db: Db, userId: string | null): Promise<Recount> {
   const totals = await uploads()
     .select([
       sql<number>`count(*)`.as('n'),
-      sql<number>`coalesce(sum(size), 0)`.as('bytes'),
+      sql<number>`coalesce(sum(${charged}), 0)`.as('bytes'),
       sql<number>`coalesce(sum(views), 0)`.as('views'),
     ])
     .executeTakeFirstOrThrow();

@@ -113,13 +113,20 @@ export async function viewsOf(ctx: TestContext, uploadId: string): Promise<numbe
  * A 640x360 test-pattern video made by ffmpeg (which the caller checked is there): an MP4 by
  * default, whose index (moov) comes after the frames, so reading it means seeking.
  */
-export function testVideo(options: { seconds?: number; format?: 'mp4' | 'mpegts' } = {}): Buffer {
+export function testVideo(
+  options: { seconds?: number; format?: 'mp4' | 'mpegts'; size?: string } = {},
+): Buffer {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-video-'));
   const file = path.join(dir, 'video');
   try {
+    // A large frame size: one black frame, encoded as fast as it goes (16000x16000 takes
+    // about 2 GiB and a few seconds to encode, once).
+    const source = options.size
+      ? ['-f', 'lavfi', '-i', `color=c=black:size=${options.size}:rate=1`, '-frames:v', '1']
+      : ['-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=10', '-t', String(options.seconds ?? 2)];
     execFileSync('ffmpeg', [
-      ...['-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=640x360:rate=10'],
-      ...['-t', String(options.seconds ?? 2), '-pix_fmt', 'yuv420p'],
+      ...['-v', 'error', ...source, '-pix_fmt', 'yuv420p'],
+      ...(options.size ? ['-c:v', 'libx264', '-preset', 'ultrafast'] : []),
       ...['-f', options.format ?? 'mp4', file],
     ]);
     return fs.readFileSync(file);

@@ -5,13 +5,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, testEngine, type TestContext } from '../../test/context.ts';
 import { uploadFile } from '../../test/uploads.ts';
 import { signIn } from '../../test/users.ts';
-import { openDatabase, POOL_KEPT_OPEN, prepared } from './database.ts';
+import { openDatabase, POOL_KEPT_OPEN, prepared, SQLite } from './database.ts';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -32,7 +32,7 @@ describe('another process writing to the SQLite file', () => {
     const other = new SQLite(path.join(ctx.dataDir, 'upshot.db'));
     // Watches (and calls through) every statement run, to see the delete meet the lock.
     const runs = vi.spyOn(
-      Object.getPrototypeOf(other.prepare('select 1')) as SQLite.Statement,
+      Object.getPrototypeOf(other.prepare('select 1')) as BetterSqlite3.Statement,
       'run',
     );
     try {

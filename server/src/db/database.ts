@@ -1,8 +1,9 @@
 /** Opens SQLite (default) or PostgreSQL. The only place that knows which engine is behind Kysely. */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
   Kysely,
@@ -45,6 +46,16 @@ export type PoolUse = { total: number; idle: number; waiting: number };
  * needs it).
  */
 export const POOL_KEPT_OPEN = 2;
+
+/**
+ * The SQLite driver for this Node. better-sqlite3 13 needs Node-API 10 (Node 22.14 and later);
+ * 12 is the last to run on Node 20, and on Node 24 it aborts the process whenever one of its
+ * objects is garbage-collected (node::ObjectWrap's cleanup hook, removed with no environment at
+ * hand). So 13 where it runs, and 12 (`better-sqlite3-node20`) on Node 20.
+ */
+export const SQLite = createRequire(import.meta.url)(
+  Number(process.versions.napi) >= 10 ? 'better-sqlite3' : 'better-sqlite3-node20',
+) as typeof BetterSqlite3;
 
 // int8 (COUNT, SUM, bigint columns) arrives as a string by default; our numbers stay below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -92,8 +103,9 @@ export function openDatabase(options: {
       }),
     };
   }
-  fs.mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(options.dataDir, 'upshot.db'));
+  const file = path.join(options.dataDir, 'upshot.db');
+  createPrivately(options.dataDir, file);
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   // Never wait inside SQLite: better-sqlite3 is synchronous, so a busy wait there stops the
@@ -107,7 +119,9 @@ export function openDatabase(options: {
     poolUse: () => null,
     withMigrationLock: async (fn) => {
       // An exclusive transaction on a side file: the OS drops the lock if the process dies.
-      const lock = new SQLite(path.join(options.dataDir, 'upshot.db.migrate-lock'));
+      const lockFile = path.join(options.dataDir, 'upshot.db.migrate-lock');
+      createPrivately(options.dataDir, lockFile);
+      const lock = new SQLite(lockFile);
       try {
         lock.pragma('busy_timeout = 120000');
         lock.exec('BEGIN EXCLUSIVE');
@@ -121,6 +135,16 @@ export function openDatabase(options: {
       }
     },
   };
+}
+
+/**
+ * Creates the directory (0700) and an empty database file (0600) when they are not there yet,
+ * whatever the umask: SQLite would make the file readable by everyone, and it gives the -wal
+ * and -shm files the database file's mode. What exists already is left as it is.
+ */
+function createPrivately(dir: string, file: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, 'a', 0o600));
 }
 
 /**
@@ -217,9 +241,9 @@ export function uniqueViolation(err: unknown): string | null {
  * running. Statements are reusable; texts that vary (an in-list of n ids, n rows inserted) are
  * few per call site and bounded (batches of at most 1000), and the cache starts over at 1000.
  */
-function cacheStatements(sqlite: SQLite.Database): void {
+function cacheStatements(sqlite: BetterSqlite3.Database): void {
   const prepare = sqlite.prepare.bind(sqlite);
-  const cache = new Map<string, SQLite.Statement>();
+  const cache = new Map<string, BetterSqlite3.Statement>();
   sqlite.prepare = ((source: string) => {
     let statement = cache.get(source);
     if (!statement) {

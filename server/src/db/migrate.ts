@@ -16,6 +16,11 @@ import { m0008Admin } from './migrations/0008-admin.ts';
 import { m0009JobLeases } from './migrations/0009-job-leases.ts';
 import { m0010KeyCheck } from './migrations/0010-key-check.ts';
 import { m0011LinkChanges } from './migrations/0011-link-changes.ts';
+import { m0012DropLinkChanges } from './migrations/0012-drop-link-changes.ts';
+import { m0013PartEtags } from './migrations/0013-part-etags.ts';
+import { m0014Limits } from './migrations/0014-limits.ts';
+import { m0015RetiredSlugs } from './migrations/0015-retired-slugs.ts';
+import { m0016SessionReservations } from './migrations/0016-session-reservations.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
@@ -29,6 +34,11 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009-job-leases': m0009JobLeases,
   '0010-key-check': m0010KeyCheck,
   '0011-link-changes': m0011LinkChanges,
+  '0012-drop-link-changes': m0012DropLinkChanges,
+  '0013-part-etags': m0013PartEtags,
+  '0014-limits': m0014Limits,
+  '0015-retired-slugs': m0015RetiredSlugs,
+  '0016-session-reservations': m0016SessionReservations,
 };
 
 function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {

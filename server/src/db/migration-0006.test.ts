@@ -126,9 +126,10 @@ describe('0006-tags-stats', () => {
       const r = await recount(handle.db, u.id);
       expect(await summaries(u.id), u.username).toEqual(r);
     }
+    // Charged as 0014 charges them: each at least 4 KiB.
     expect(await summaries(annUser.id)).toMatchObject({
       uploads: 5,
-      bytes: 750,
+      bytes: 5 * 4096,
       views: 14,
       types: [
         { type: 'archives', count: 1 },
@@ -150,16 +151,25 @@ describe('0006-tags-stats', () => {
     const stats = createStatsService({ stats: createStatsRepository(handle.db), clock });
     const annStats = await stats.forUser({ id: annUser.id, role: 'user' });
     const annCount = await recount(handle.db, annUser.id);
-    expect(annStats.totals).toEqual({ uploads: 5, views: 14, bytes: 750 });
+    expect(annStats.totals).toEqual({ uploads: 5, views: 14, bytes: 5 * 4096 });
     expect(annStats.days).toEqual(seriesOf(annCount, new Date(now)));
     const instance = await stats.forInstance();
     const everyone = await recount(handle.db, null);
-    expect(instance.totals).toEqual({ users: 3, uploads: 8, views: 23, bytes: 5800 });
+    expect(instance.totals).toEqual({
+      users: 3,
+      uploads: 8,
+      views: 23,
+      bytes: 5 * 4096 + 5000 + 2 * 4096,
+    });
     expect(instance.days).toEqual(seriesOf(everyone, new Date(now)));
 
     // And the uploads repository keeps them from there on: deleting old uploads.
     const repo = createUploadsRepository(handle.db, uploadSearch(handle.dialect));
-    const deleted = await repo.deleteMany([ann[0]!.id, ann[3]!.id, bob[0]!.id], null);
+    const deleted = await repo.deleteMany(
+      [ann[0]!.id, ann[3]!.id, bob[0]!.id],
+      null,
+      new Date().toISOString(),
+    );
     expect(deleted).toHaveLength(3);
     for (const u of [annUser, bobUser]) {
       expect(await summaries(u.id), `${u.username} after deletes`).toEqual(

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/context.ts';
 import { uploadRow } from '../../test/uploads.ts';
 import type { NewUploadRow } from './schema.ts';
+import { createLinksRepository } from '../modules/links/repository.ts';
 import { createUploadsRepository } from '../modules/uploads/repository.ts';
 import { openDatabase, type DatabaseHandle } from './database.ts';
 import { MIGRATIONS, migrateTo, migrateToLatest } from './migrate.ts';
@@ -106,7 +107,7 @@ describe('0003-search-owner', () => {
 
     const repo = createUploadsRepository(handle.db, uploadSearch(handle.dialect));
     const search = (userId: string, term: string) =>
-      repo.list({ userId, search: term, sort: 'newest', offset: 0, limit: 20 });
+      repo.list({ userId, search: term, sort: 'newest' }, { page: 1, limit: 20 });
     expect((await search(a.id, 'sunset')).total).toBe(2);
     expect((await search(b.id, 'sunset')).total).toBe(2);
     expect((await search(b.id, 'another')).rows.map((r) => r.original_filename)).toEqual([
@@ -171,10 +172,10 @@ describe('0004-hardening', () => {
     expect(byId.get(vanity.id)).toMatchObject({ thumbnail_status: 'pending' });
     expect(byId.get(shadowed.id)!.short_code).not.toBe('holiday');
 
-    const repo = createUploadsRepository(handle.db, uploadSearch(handle.dialect));
-    expect((await repo.findBySlug('HOLIDAY'))?.id).toBe(vanity.id);
-    expect((await repo.findBySlug(byId.get(shadowed.id)!.short_code))?.id).toBe(shadowed.id);
-    expect((await repo.findBySlug(pdf.short_code))?.id).toBe(pdf.id);
+    const repo = createLinksRepository(handle.db);
+    expect((await repo.findLink('HOLIDAY'))?.id).toBe(vanity.id);
+    expect((await repo.findLink(byId.get(shadowed.id)!.short_code))?.id).toBe(shadowed.id);
+    expect((await repo.findLink(pdf.short_code))?.id).toBe(pdf.id);
   });
 });
 
@@ -222,5 +223,69 @@ describe('0005-clean-names', () => {
       original_filename: 'fine.png',
       mime_type: 'image/png',
     });
+  });
+});
+
+describe('0012-drop-link-changes', () => {
+  it('leaves nothing of the link cache: no tables, triggers or functions', async () => {
+    await migrateToLatest(handle);
+    for (const table of ['link_changes', 'link_cache_leases', 'link_change_marks']) {
+      expect(await tableExists(table), table).toBe(false);
+    }
+    if (handle.dialect !== 'postgres') return;
+    const triggers = await sql<{ tgname: string }>`
+      select tgname from pg_trigger where not tgisinternal and tgname like '%link%'`.execute(
+      handle.db,
+    );
+    expect(triggers.rows).toEqual([]);
+    const functions = await sql<{ proname: string }>`
+      select proname from pg_proc where proname like 'upshot_%link%'`.execute(handle.db);
+    expect(functions.rows).toEqual([]);
+  });
+});
+
+describe('0015-retired-slugs', () => {
+  it("keeps every slug, with its upload's owner, and retires a deleted upload's", async () => {
+    await migrateTo(handle, '0012-drop-link-changes');
+    const owner = legacyUser('olga');
+    await legacy().insertInto('users').values(owner).execute();
+    const up = { ...uploadRow(owner.id), vanity_url: 'Old-Name' };
+    await legacy().insertInto('uploads').values(up).execute();
+    await legacy()
+      .insertInto('slugs')
+      .values([
+        { slug: up.short_code, upload_id: up.id, kind: 'code' },
+        { slug: 'old-name', upload_id: up.id, kind: 'vanity' },
+      ])
+      .execute();
+
+    expect(await migrateToLatest(handle)).toContain('0015-retired-slugs');
+    const slugs = () => handle.db.selectFrom('slugs').selectAll().orderBy('slug').execute();
+    expect(await slugs()).toEqual(
+      [
+        {
+          slug: up.short_code,
+          upload_id: up.id,
+          kind: 'code',
+          owner_id: owner.id,
+          released_at: null,
+        },
+        {
+          slug: 'old-name',
+          upload_id: up.id,
+          kind: 'vanity',
+          owner_id: owner.id,
+          released_at: null,
+        },
+      ].sort((a, b) => (a.slug < b.slug ? -1 : 1)),
+    );
+    // Deleted by anyone, even by hand: the slugs stay, retired.
+    await handle.db.deleteFrom('uploads').where('id', '=', up.id).execute();
+    expect((await slugs()).map((s) => [s.slug, s.upload_id])).toEqual(
+      [
+        [up.short_code, null],
+        ['old-name', null],
+      ].sort((a, b) => (a[0]! < b[0]! ? -1 : 1)),
+    );
   });
 });

@@ -1,5 +1,5 @@
 /** Table types as Kysely sees them. Timestamps are ISO-8601 UTC strings; booleans are 0/1. */
-import type { AuditAction } from '@upshot/contract';
+import type { AuditAction, AuditTargetType } from '@upshot/contract';
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 export type Bool = 0 | 1;
@@ -16,12 +16,17 @@ export interface UsersTable {
   email_key: string;
   role: 'user' | 'admin';
   is_active: Bool;
+  /** What the user's uploads are charged against disk_quota (chargedBytes of each size). */
   disk_used: Generated<number>;
   /** Kept with disk_used, so an unfiltered listing need not count rows. */
   upload_count: Generated<number>;
   disk_quota: number;
   /** The sum of the views of the user's uploads, kept with them. */
   view_count: Generated<number>;
+  /** The user's tags, kept with them (MAX_TAGS_PER_USER is checked against it). */
+  tag_count: Generated<number>;
+  /** What the user's open chunked sessions hold of the quota (their reserved, summed). */
+  disk_reserved: Generated<number>;
   password_hash: string;
   must_change_password: Generated<Bool>;
   /** AES-256-GCM ciphertext of the personal API token (key derived from SECRET_KEY). */
@@ -80,12 +85,18 @@ export type ThumbnailStatus = 'none' | 'pending' | 'ready' | 'failed';
 
 /**
  * One namespace for every link path: each upload's short code and vanity URL, lower-cased.
- * The primary key is what keeps a new short code from equalling a vanity URL and back.
+ * The primary key is what keeps a new short code from equalling a vanity URL and back, and a
+ * retired row (upload_id null) what keeps a link from being taken over (migration 0015).
  */
 export interface SlugsTable {
   slug: string;
-  upload_id: string;
+  /** null: retired (its upload deleted, or the vanity URL given up). */
+  upload_id: string | null;
   kind: 'code' | 'vanity';
+  /** Whose link it is or was; null once that user is deleted. */
+  owner_id: string | null;
+  /** When a vanity URL was given up; null while in use. */
+  released_at: string | null;
 }
 
 export interface ChunkedUploadsTable {
@@ -106,6 +117,8 @@ export interface ChunkedUploadsTable {
   claimed_at: string | null;
   /** The upload a completed session made; a repeated complete answers it. */
   upload_id: string | null;
+  /** What it holds of its owner's quota: its charge while open, 0 once released or charged. */
+  reserved: Generated<number>;
   created_at: string;
   expires_at: string;
 }
@@ -119,6 +132,8 @@ export interface ChunkedUploadPartsTable {
   state: Generated<'writing' | 'stored'>;
   writer: string | null;
   alive_at: string | null;
+  /** The store's ETag for the stored copy, given back at completion; null while writing. */
+  etag: string | null;
 }
 
 /**
@@ -215,7 +230,7 @@ export interface AuditLogTable {
   actor_id: string | null;
   actor_username: string;
   action: AuditAction;
-  target_type: 'user' | 'access_request';
+  target_type: AuditTargetType;
   target_id: string | null;
   target_label: string;
   /** JSON object: what changed (never a password, token or code). */

@@ -279,8 +279,8 @@ describe('a digest task through the app', () => {
         chunkSize: SMALL,
         wrapStorage: (storage) => ({
           ...storage,
-          async completeMultipart(multipartId, key, totalSize) {
-            await storage.completeMultipart(multipartId, key, totalSize);
+          async completeMultipart(multipartId, key, parts, totalSize) {
+            await storage.completeMultipart(multipartId, key, parts, totalSize);
             if (lose.has(key)) fs.rmSync(path.join(ctx.dataDir, 'files', key));
           },
         }),

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 
 // Argon2id (Algorithm.Argon2id is a const enum, which isolated modules cannot import).
@@ -13,4 +14,12 @@ export async function verifyPassword(passwordHash: string, password: string): Pr
   } catch {
     return false;
   }
+}
+
+/** A temporary password: 16 characters from an alphabet without look-alikes (about 90 bits). */
+export function temporaryPassword(): string {
+  const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+  let out = '';
+  for (let i = 0; i < 16; i += 1) out += alphabet[crypto.randomInt(alphabet.length)];
+  return out;
 }

@@ -11,7 +11,7 @@ export function resolveSecretKey(configured: string | undefined, dataDir: string
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Written whole to a temporary file, then linked into place: link() fails if another
   // instance won the race, and a reader never sees a half-written key.
   const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;

@@ -1,7 +1,7 @@
 /** The one mapping from thrown errors to HTTP answers: `{ error, message }` bodies everywhere. */
 import type { ErrorBody } from '@upshot/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, RateLimitError } from '../errors.ts';
+import { AppError, RateLimitError, UnauthorizedError } from '../errors.ts';
 import { REQUEST_ID_HEADER } from './request-context.ts';
 
 const FASTIFY_MESSAGES: Record<string, string> = {
@@ -21,6 +21,9 @@ export function sendError(
   if (!reply.hasHeader(REQUEST_ID_HEADER)) reply.header(REQUEST_ID_HEADER, request.id);
   if (err instanceof AppError) {
     if (err instanceof RateLimitError) reply.header('retry-after', String(err.retryAfterSeconds));
+    if (err instanceof UnauthorizedError && err.challenge) {
+      reply.header('www-authenticate', err.challenge);
+    }
     const body: ErrorBody = { error: err.code, message: err.message };
     return reply.status(err.status).send(body);
   }

@@ -1,13 +1,13 @@
 /**
  * Prometheus metrics (prom-client), kept only when METRICS_TOKEN is set: without it nothing is
- * measured and no request step runs. Requests are counted when their connection is done with
- * them ('close' on the raw response), so downloads sent outside Fastify's reply (the file pump)
- * and aborted ones are counted too. The route label is the route's pattern, never the URL.
+ * measured and no hook runs. Requests are counted when their connection is done with them
+ * ('close' on the raw response), so aborted ones are counted too. The route label is the
+ * route's pattern, never the URL.
  */
 import { ROUTES } from '@upshot/contract';
 import client from 'prom-client';
 import { within } from '../lib/within.ts';
-import type { RequestStep } from './request-steps.ts';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export type Metrics = ReturnType<typeof createMetrics>;
 
@@ -26,8 +26,6 @@ export function createMetrics(deps: {
   openChunkedSessions: () => Promise<number>;
   /** The PostgreSQL pool's connections; null on SQLite (one connection in the process). */
   pool: () => { total: number; idle: number; waiting: number } | null;
-  /** The links kept in memory (uploads/link-cache.ts). */
-  linkCache: () => { hits: number; entries: number; active: boolean };
 }) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
@@ -99,53 +97,39 @@ export function createMetrics(deps: {
     },
   });
 
-  let hitsCounted = 0;
-  new client.Counter({
-    name: 'upshot_link_cache_hits_total',
-    help: "Links served from this instance's memory, without a database lookup (PostgreSQL)",
-    registers,
-    collect() {
-      const { hits } = deps.linkCache();
-      this.inc(hits - hitsCounted);
-      hitsCounted = hits;
-    },
-  });
-  new client.Gauge({
-    name: 'upshot_link_cache_entries',
-    help: "Links kept in this instance's memory now; 0 while it holds no lease (PostgreSQL)",
-    registers,
-    collect() {
-      const { entries, active } = deps.linkCache();
-      this.set(active ? entries : 0);
-    },
-  });
-
   return {
     registry,
     jobRun: (job: string, outcome: 'ran' | 'failed', seconds: number) => {
       jobRuns.inc({ job, outcome });
       jobDuration.observe({ job }, seconds);
     },
-    /** The step that measures a request. */
-    measure: ((request, reply, config) => {
-      const started = process.hrtime.bigint();
-      const route = (config.url as string | undefined) ?? 'unmatched';
-      const upload = UPLOAD_ROUTES.has(route);
-      if (upload) uploadsInFlight.inc();
-      reply.raw.once('close', () => {
-        if (upload) uploadsInFlight.dec();
-        const res = reply.raw;
-        const status = res.writableFinished ? String(res.statusCode) : 'aborted';
-        const labels = { method: request.method, route, status };
-        requests.inc(labels);
-        duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-        if (!res.writableFinished || res.statusCode >= 300) return;
-        if (upload) {
-          uploadedBytes.inc(Number(request.headers['content-length']) || 0);
-        } else if (SERVED_ROUTES.has(route) && request.method === 'GET') {
-          servedBytes.inc(Number(reply.getHeader('content-length')) || 0);
-        }
+    /** Measures every request from here on. */
+    register(app: FastifyInstance): void {
+      app.addHook('onRequest', (request, reply, done) => {
+        measure(request, reply);
+        done();
       });
-    }) satisfies RequestStep,
+    },
   };
+
+  function measure(request: FastifyRequest, reply: FastifyReply): void {
+    const started = process.hrtime.bigint();
+    const route = request.routeOptions.url ?? 'unmatched';
+    const upload = UPLOAD_ROUTES.has(route);
+    if (upload) uploadsInFlight.inc();
+    reply.raw.once('close', () => {
+      if (upload) uploadsInFlight.dec();
+      const res = reply.raw;
+      const status = res.writableFinished ? String(res.statusCode) : 'aborted';
+      const labels = { method: request.method, route, status };
+      requests.inc(labels);
+      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      if (!res.writableFinished || res.statusCode >= 300) return;
+      if (upload) {
+        uploadedBytes.inc(Number(request.headers['content-length']) || 0);
+      } else if (SERVED_ROUTES.has(route) && request.method === 'GET') {
+        servedBytes.inc(Number(reply.getHeader('content-length')) || 0);
+      }
+    });
+  }
 }

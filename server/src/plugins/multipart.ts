@@ -8,7 +8,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import Busboy, { type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ValidationError } from '../errors.ts';
+import { AppError, ValidationError } from '../errors.ts';
 
 export type MultipartFile = {
   /** The fields that came before the file part. */
@@ -54,7 +54,7 @@ export function readMultipartFile(
   const file = new PassThrough({ highWaterMark: 1024 * 1024 });
   file.on('error', () => {}); // the reader has its own listener; this one keeps the process safe
   let fileSeen = false;
-  let failure: ValidationError | null = null;
+  let failure: AppError | null = null;
   let settleStart!: { resolve: (f: MultipartFile) => void; reject: (e: Error) => void };
   let settleEnd!: { resolve: () => void; reject: (e: Error) => void };
   const started = new Promise<MultipartFile>((resolve, reject) => {
@@ -65,9 +65,9 @@ export function readMultipartFile(
   });
   finished.catch(() => {}); // awaited by the route only once the file has been stored
 
-  const fail = (message: string) => {
+  const fail = (reason: string | AppError) => {
     if (failure) return;
-    failure = new ValidationError(message);
+    failure = typeof reason === 'string' ? new ValidationError(reason) : reason;
     raw.unpipe(parser);
     if (fileSeen) file.destroy(failure);
     settleStart.reject(failure);
@@ -115,7 +115,10 @@ export function readMultipartFile(
   raw.on('close', () => {
     if (!raw.readableEnded) fail('The upload was interrupted before the end of the body');
   });
-  raw.on('error', () => fail('The upload was interrupted before the end of the body'));
+  // An AppError is the server's own reason (the body stopped arriving: plugins/body-timeout.ts).
+  raw.on('error', (err) =>
+    fail(err instanceof AppError ? err : 'The upload was interrupted before the end of the body'),
+  );
   // An answer sent before the body was read (a refusal of its fields, an error, a malformed
   // part) leaves the rest of it unread, and a paused request never sees its client go away:
   // the connection would stay open for good. The rest is read and dropped, as Node does for a

@@ -3,7 +3,13 @@
  * entry (paths, parameters, bodies, answers, who may call it), and /api/docs serves a page
  * whose assets load.
  */
-import { API, API_TOKEN_HEADER, type Endpoint, type EndpointName } from '@upshot/contract';
+import {
+  API,
+  API_TAGS,
+  API_TOKEN_HEADER,
+  type Endpoint,
+  type EndpointName,
+} from '@upshot/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestContext, type TestContext } from '../../test/context.ts';
@@ -18,6 +24,8 @@ type Schema = {
 };
 type Media = Record<string, { schema?: Schema }>;
 type Operation = {
+  operationId?: string;
+  tags?: string[];
   parameters?: { in: string; name: string; required?: boolean; schema?: Schema }[];
   requestBody?: { required?: boolean; content: Media };
   responses: Record<string, { description: string; content?: Media }>;
@@ -28,6 +36,7 @@ type Document = {
   info: { title: string; version: string };
   servers?: { url: string }[];
   security?: unknown;
+  tags?: { name: string; description: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: {
     schemas?: Record<string, Schema>;
@@ -174,6 +183,42 @@ describe('GET /api/openapi.json', () => {
     },
   );
 
+  it.each(entries)('%s: named after its entry, its errors in the one error shape', (name, e) => {
+    const op = operation(e);
+    expect(op?.operationId).toBe(name);
+    for (const range of ['4XX', '5XX']) {
+      const error = resolve(op?.responses[range]?.content?.['application/json']?.schema);
+      expect(Object.keys(error?.properties ?? {}).sort(), range).toEqual(['error', 'message']);
+    }
+    // The answers that are not a success nor a JSON error: a 304, an error page.
+    for (const [status, other] of Object.entries(e.otherResponses ?? {})) {
+      expect(op?.responses[status]?.description, status).toBe(other?.description);
+      expect(Object.keys(op?.responses[status]?.content ?? {}), status).toEqual(
+        other?.produces ?? [],
+      );
+    }
+  });
+
+  it.each(entries.filter(([, e]) => e.produces && e.method === 'GET'))(
+    '%s: its HEAD, named apart, answers what the GET does without a body',
+    (name, e) => {
+      const get = operation(e)!;
+      const head = doc.paths[openApiPath(e.path)]?.head;
+      expect(head?.operationId).toBe(`${name}Head`);
+      expect(Object.keys(head?.responses ?? {}).sort()).toEqual(Object.keys(get.responses).sort());
+      expect(Object.values(head?.responses ?? {}).every((r) => !r.content)).toBe(true);
+      expect(head?.security).toEqual(get.security);
+    },
+  );
+
+  it('declares the tags with what each covers, and only the ones in use', () => {
+    expect(doc.tags).toEqual(
+      Object.entries(API_TAGS).map(([name, description]) => ({ name, description })),
+    );
+    const used = new Set(entries.flatMap(([, e]) => operation(e)?.tags ?? []));
+    expect([...used].sort()).toEqual(Object.keys(API_TAGS).sort());
+  });
+
   it('declares the bearer and apiToken (x-api-token header) security schemes', () => {
     expect(doc.components.securitySchemes?.bearer).toMatchObject({
       type: 'http',
@@ -192,7 +237,7 @@ describe('GET /api/openapi.json', () => {
     expect(doc.security).toBeUndefined();
     for (const [name, e] of entries) {
       const security = operation(e)?.security;
-      if (e.access === 'public') expect(security ?? [], name).toEqual([]);
+      if (e.access === 'public') expect(security, name).toEqual([]);
       else expect(security, name).toEqual([{ bearer: [] }, { apiToken: [] }]);
     }
   });

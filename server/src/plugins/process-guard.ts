@@ -1,17 +1,21 @@
 /**
- * The last line of defence: an error that escapes a request (or a background job) is logged
- * with its stack, and the process stays up for every other request. Errors are still bugs:
- * each one logged here is fixed where it was thrown. (Which request it escaped from is not
- * known here: that would take AsyncLocalStorage on every request, see request-context.ts.)
+ * The process's last line of defence, as Node's documentation has it: after an uncaught
+ * exception the process's state is unknown, so the error is logged, with the id of the request
+ * it escaped from, and the server shuts down as on SIGTERM (draining within the shutdown
+ * timeout) and exits non-zero, for its supervisor to start it again. An unhandled rejection is
+ * logged the same way, and the process goes on.
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../lib/logger.ts';
+import { currentRequestId } from './request-context.ts';
 
-export function installProcessGuard(log: FastifyBaseLogger): () => void {
-  const onError = (kind: string) => (err: unknown) => {
-    log.error({ err }, `${kind} kept from stopping the server`);
+export function installProcessGuard(log: Logger, shutDown: (reason: string) => void): () => void {
+  const uncaught = (err: unknown) => {
+    log.error({ err, reqId: currentRequestId() }, 'uncaught exception: shutting down');
+    shutDown('uncaught exception');
   };
-  const uncaught = onError('uncaught exception');
-  const unhandled = onError('unhandled rejection');
+  const unhandled = (err: unknown) => {
+    log.error({ err, reqId: currentRequestId() }, 'unhandled rejection');
+  };
   process.on('uncaughtException', uncaught);
   process.on('unhandledRejection', unhandled);
   return () => {

@@ -2,17 +2,16 @@
  * Every request's id: the client's or proxy's `X-Request-Id` when it is a plain token, else a
  * new one, echoed in the answer's `X-Request-Id`. Fastify logs every line about the request
  * through `request.log`, which carries it as `reqId`; code that logs on a request's behalf
- * is given that logger (a route's readiness reasons, a link's thumbnail failure). Work that
- * outlives its request (bookkeeping after the answer, batched view counts, mail) logs the ids
- * of what it worked on instead.
+ * is given that logger. Work that outlives its request (bookkeeping after the answer, batched
+ * view counts, mail) logs the ids of what it worked on instead.
  *
- * There is deliberately no AsyncLocalStorage: on Node 20 it turns on async hooks for every
- * promise of every request, which cost small downloads a third of their throughput and
- * doubled their p99 (docs/PERFORMANCE.md).
+ * The id is also kept in an AsyncLocalStorage for the request's whole asynchronous life, so an
+ * error that escapes it (a timer's, an emitter's) is logged with it (process-guard.ts).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { RequestStep } from './request-steps.ts';
+import type { FastifyInstance } from 'fastify';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 /** What an incoming id may be: short, and nothing a log or a header could trip on. */
@@ -24,7 +23,14 @@ export function requestIdOf(req: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : crypto.randomUUID();
 }
 
-/** The step that echoes the request's id in its answer. */
-export const echoRequestId: RequestStep = (request, reply) => {
-  reply.header(REQUEST_ID_HEADER, request.id);
-};
+/** The id of the request whose work is running now, if any. */
+const current = new AsyncLocalStorage<string>();
+export const currentRequestId = (): string | undefined => current.getStore();
+
+/** Echoes every request's id in its answer, and keeps it for everything the request starts. */
+export function registerRequestId(app: FastifyInstance): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    current.run(request.id, done);
+  });
+}

@@ -3,8 +3,8 @@
  * handler (`route(API.x, handler)`), and this file turns the pair into a Fastify route whose
  * params, query and body are validated by the entry's zod schemas and whose answer is
  * serialized through its response schema, so a field that is not in the contract never leaves
- * the server. Access (public, user, admin) is checked before the body is read, by checkAccess
- * (one of the request steps app.ts runs on every request).
+ * the server. Access (public, user, admin) is checked before the body is read, by each route's
+ * own `onRequest` hook, after the app's credentials hook (plugins/auth.ts).
  */
 import { API, ErrorBody, type Endpoint } from '@upshot/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
@@ -12,8 +12,9 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { ForbiddenError, PasswordChangeRequiredError, UnauthorizedError } from '../errors.ts';
 import { illFormedText, toValidationError } from '../lib/validate.ts';
-import type { Auth } from './auth.ts';
-import type { RequestStep } from './request-steps.ts';
+import type { Auth } from '../lib/caller.ts';
+// request.auth is declared there.
+import type {} from './auth.ts';
 // The route config's ownSecurityHeaders is declared there.
 import type {} from './security.ts';
 
@@ -66,9 +67,9 @@ export function routeSchema(endpoint: Endpoint): FastifySchema {
     ...(endpoint.query ? { querystring: endpoint.query } : {}),
     ...(endpoint.body ? { body: endpoint.body } : {}),
     ...(endpoint.consumes ? { consumes: ['application/json', ...endpoint.consumes] } : {}),
-    // Files and thumbnails are not JSON: nothing to serialize, and their errors are not either.
+    // Files and thumbnails are not JSON: nothing to serialize (openapi.ts documents their answers).
     ...(raw ? {} : { response: { ...response, '4xx': ErrorBody, '5xx': ErrorBody } }),
-    ...(endpoint.access === 'public' ? {} : { security: [{ bearer: [] }, { apiToken: [] }] }),
+    security: endpoint.access === 'public' ? [] : [{ bearer: [] }, { apiToken: [] }],
   } as FastifySchema;
 }
 
@@ -79,71 +80,28 @@ const WHILE_PASSWORD_MUST_CHANGE: ReadonlySet<Endpoint> = new Set([
   API.logout,
 ]);
 
-/**
- * The step that holds a route to its entry's access rule (after the credentials' step): public
- * entries, and requests that matched no route, have nothing to check.
- */
-export const checkAccess: RequestStep = (request, _reply, route) => {
-  const { endpoint } = route;
-  if (!endpoint || endpoint.access === 'public') return;
+/** Holds a request to its entry's access rule (request.auth was set by the credentials hook). */
+export function checkAccess(endpoint: Endpoint, request: FastifyRequest): void {
+  if (endpoint.access === 'public') return;
   if (!request.auth) throw new UnauthorizedError();
   if (request.auth.user.mustChangePassword && !WHILE_PASSWORD_MUST_CHANGE.has(endpoint)) {
     throw new PasswordChangeRequiredError();
   }
   if (endpoint.access === 'admin' && request.auth.user.role !== 'admin') throw new ForbiddenError();
-};
-
-/**
- * The keys of a schema that is exactly an object of unconstrained strings (the links' path
- * parameters, `z.object({ slug: z.string() })`), else null: such input is checked by looking
- * at its fields, which gives what zod would (the same object of strings, or zod's own error),
- * without zod's machinery on every download.
- */
-export function plainStringKeys(schema: z.ZodType): string[] | null {
-  const def = (schema as unknown as { _zod?: { def?: Record<string, unknown> } })._zod?.def;
-  if (
-    !def ||
-    def.type !== 'object' ||
-    Object.keys(def).some((k) => k !== 'type' && k !== 'shape')
-  ) {
-    return null;
-  }
-  const shape = def.shape as Record<string, { _zod?: { def?: Record<string, unknown> } }>;
-  const keys = Object.keys(shape);
-  const plain = (field: (typeof shape)[string]) => {
-    const d = field._zod?.def;
-    return d !== undefined && d.type === 'string' && Object.keys(d).length === 1;
-  };
-  return keys.every((k) => plain(shape[k]!)) ? keys : null;
 }
 
 /** Checks input against a contract schema: its value as zod outputs it, or the error naming the field. */
 export function compileValidator(schema: z.ZodType) {
-  const validate = (data: unknown) => {
+  return (data: unknown) => {
     const result = schema.safeParse(data, { reportInput: true });
     if (!result.success) return { error: toValidationError(result.error) };
     const illFormed = illFormedText(result.data);
     return illFormed ? { error: illFormed } : { value: result.data };
   };
-  const keys = plainStringKeys(schema);
-  if (!keys) return validate;
-  return (data: unknown) => {
-    const value: Record<string, string> = {};
-    for (const key of keys) {
-      const field = (data as Record<string, unknown> | null | undefined)?.[key];
-      if (typeof field !== 'string') return validate(data);
-      value[key] = field;
-    }
-    return { value };
-  };
 }
 
 /** Validation through the contract's zod schemas, with the message naming the field. */
 export function registerRouteTable(app: FastifyInstance, routes: readonly RouteDef[]): void {
-  // The entries' access rules hold only where the access step runs: no routes without it.
-  if (!app.hasDecorator('requestSteps') || !app.requestSteps.includes(checkAccess)) {
-    throw new Error('registerRouteTable: register checkAccess among the request steps first');
-  }
   app.setValidatorCompiler<z.ZodType>(({ schema }) => compileValidator(schema));
   app.setSerializerCompiler(serializerCompiler);
 
@@ -158,6 +116,15 @@ export function registerRouteTable(app: FastifyInstance, routes: readonly RouteD
       schema: routeSchema(endpoint),
       // A page of the app's own (HTML) takes the app's headers; files set their own.
       config: { endpoint, ownSecurityHeaders: raw && !endpoint.produces?.includes('text/html') },
+      // After the app's hooks (the credentials among them), before the body is read.
+      onRequest: (request, _reply, done) => {
+        try {
+          checkAccess(endpoint, request);
+          done();
+        } catch (err) {
+          done(err as Error);
+        }
+      },
       handler: async (request, reply) => {
         reply.status(status);
         const answer = await handler({

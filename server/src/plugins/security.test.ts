@@ -9,7 +9,7 @@ import { createTestContext, type TestContext } from '../../test/context.ts';
 import { uploadFile } from '../../test/uploads.ts';
 import { signIn } from '../../test/users.ts';
 import { createWebDist, type WebDist } from '../../test/web-dist.ts';
-import { FILE_CSP } from '../modules/serving/content-policy.ts';
+import { FILE_CSP } from '../modules/links/content-policy.ts';
 
 // Links live on another origin than the app here, as they may in production.
 const PUBLIC_URL = 'https://files.example.com';
@@ -125,13 +125,14 @@ describe('the file links', () => {
     expect(again.statusCode).toBe(304);
     expectFileHeaders(again.headers, '304');
 
+    await ctx.background.drain(); // thumbnails are made after the upload
     const thumb = await ctx.app.inject({ method: 'GET', url: `/thumb/${image.shortCode}` });
     expect(thumb.statusCode).toBe(200);
     expect(thumb.headers['content-type']).toBe('image/webp');
     expectFileHeaders(thumb.headers, 'thumbnail');
   });
 
-  it('a large HTML file, sent through the file pump as an attachment', async () => {
+  it('a large HTML file, streamed as an attachment', async () => {
     const data = Buffer.concat([
       Buffer.from('<script>alert(document.cookie)</script>'),
       crypto.randomBytes(300 * 1024),

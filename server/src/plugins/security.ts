@@ -2,11 +2,11 @@
  * Security headers for the app's own pages and answers, made by helmet once at start (a
  * content security policy for index.html and the API reference, no framing, a strict referrer
  * policy) and set on every answer but the file links, which set their own, stricter policy
- * (a sandbox; see serving/presenter.ts). Computing them once keeps them off the hot path.
+ * (a sandbox; see links/presenter.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
-import type { RequestStep } from './request-steps.ts';
+import type { FastifyInstance } from 'fastify';
 
 export type SecurityHeaders = Readonly<Record<string, string>>;
 
@@ -50,11 +50,12 @@ export function securityHeaders(options: { publicUrl: string }): SecurityHeaders
   return Object.freeze(headers);
 }
 
-/** The step that sets them on every answer but those of routes that set their own. */
-export function securityHeadersStep(headers: SecurityHeaders): RequestStep {
-  return (_request, reply, route) => {
-    if (!route.ownSecurityHeaders) reply.headers(headers);
-  };
+/** Sets them on every answer but those of routes that set their own. */
+export function registerSecurityHeaders(app: FastifyInstance, headers: SecurityHeaders): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!request.routeOptions.config.ownSecurityHeaders) reply.headers(headers);
+    done();
+  });
 }
 
 declare module 'fastify' {

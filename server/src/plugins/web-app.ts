@@ -1,4 +1,7 @@
-/** Serves the built web app: hashed /assets/* cached for a year, index.html for SPA routes. */
+/**
+ * Serves the built web app: hashed /assets/* cached for a year, index.html for SPA routes, each
+ * file as the .br or .gz the build made beside it when the browser accepts one.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -21,8 +24,11 @@ export async function registerWebApp(
       // The build's manifest (which chunks each page needs) is for tools, not browsers.
       allowedPath: (pathName) => !pathName.startsWith('/.vite/'),
       index: false,
+      // br, else gzip, else the file itself, with Vary: Accept-Encoding (index.html too).
+      preCompressed: true,
       cacheControl: false, // set per file below
-      setHeaders(reply, filePath) {
+      setHeaders(reply, sentPath) {
+        const filePath = sentPath.replace(/\.(br|gz)$/, '');
         const immutable = filePath.startsWith(path.join(distDir, 'assets') + path.sep);
         reply.header(
           'cache-control',

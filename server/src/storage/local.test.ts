@@ -15,6 +15,8 @@ storageSuite(
       // A whole-object write in flight is a .part file in the temporary folder.
       inFlightWrites: async () =>
         (await fsp.readdir(storage.tmpDir)).filter((n) => n.endsWith('.part')).length,
+      // A multipart upload is one file, named after its id.
+      multipartUploads: () => fsp.readdir(path.join(storage.tmpDir, 'multipart')),
       cleanup: () => fsp.rm(dir, { recursive: true, force: true }),
     };
   },

@@ -1,11 +1,19 @@
-/** Local-disk driver: DATA_DIR/files/<key>; writes go through DATA_DIR/tmp, fsync, rename. */
+/**
+ * Local-disk driver: DATA_DIR/files/<key>; writes go through DATA_DIR/tmp, fsync, rename. What
+ * it creates is its own only (directories 0700, files 0600, whatever the umask); directories
+ * that exist already keep their mode.
+ */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { assertValidKey, StorageSizeError, type ByteRange, type Storage } from './storage.ts';
+
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
 
 /**
  * Write-behind: every this many bytes a data flush starts in the background while more bytes
@@ -95,7 +103,7 @@ async function writeDurably(
   maxBytes: number,
   onTooLarge: () => Error,
 ): Promise<number> {
-  const fh = await fsp.open(file, flags);
+  const fh = await fsp.open(file, flags, FILE_MODE);
   try {
     const sink = fileSink(fh, start, maxBytes, onTooLarge);
     await pipeline(body, sink.writable);
@@ -103,6 +111,43 @@ async function writeDurably(
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * A whole-object write's temporary file is named after the process writing it: a digest of its
+ * host's name, its pid and a token of this run. A process starting on a DATA_DIR removes those
+ * a process that is gone left (killed mid-upload); several instances may share the directory
+ * (PostgreSQL with local disk), so a file whose process is alive, or that another host wrote,
+ * is left to the orphan sweep's age rule.
+ */
+const HOST = crypto.createHash('sha256').update(os.hostname()).digest('hex').slice(0, 8);
+const RUN = crypto.randomBytes(4).toString('hex');
+const TEMP_NAME = /^([0-9a-f]{8})-([0-9]+)-([0-9a-f]{8})-[0-9a-f]{32}\.part$/;
+
+function temporaryName(): string {
+  return `${HOST}-${process.pid}-${RUN}-${crypto.randomBytes(16).toString('hex')}.part`;
+}
+
+/** Whether the process that named this temporary file has ended (false when it cannot tell). */
+function writerGone(name: string): boolean {
+  const m = TEMP_NAME.exec(name);
+  if (!m || m[1] !== HOST) return false;
+  const pid = Number(m[2]);
+  // This pid, another run: the process before a restart that gave this one its pid (a container's 1).
+  if (pid === process.pid) return m[3] !== RUN;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/** Removes the temporary files of writes whose process has ended; answers their names. */
+function removeAbandoned(tmpDir: string): string[] {
+  const gone = fs.readdirSync(tmpDir).filter(writerGone);
+  for (const name of gone) fs.rmSync(path.join(tmpDir, name), { force: true });
+  return gone;
 }
 
 /** The read stream's buffer size for get(). */
@@ -121,8 +166,9 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
   const root = path.resolve(dataDir, 'files');
   const tmpDir = path.resolve(dataDir, 'tmp');
   const multipartDir = path.join(tmpDir, 'multipart');
-  fs.mkdirSync(root, { recursive: true });
-  fs.mkdirSync(multipartDir, { recursive: true });
+  fs.mkdirSync(root, { recursive: true, mode: DIR_MODE });
+  fs.mkdirSync(multipartDir, { recursive: true, mode: DIR_MODE });
+  removeAbandoned(tmpDir);
   const filePath = (key: string) => {
     assertValidKey(key);
     return path.join(root, key);
@@ -144,7 +190,7 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
   /** Moves a finished temporary file into place, durably. */
   async function commit(tmp: string, key: string): Promise<void> {
     const dest = filePath(key);
-    await fsp.mkdir(path.dirname(dest), { recursive: true });
+    await fsp.mkdir(path.dirname(dest), { recursive: true, mode: DIR_MODE });
     await fsp.rename(tmp, dest);
     await fsyncPath(path.dirname(dest), 'r');
   }
@@ -163,7 +209,7 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
 
     async put(key, body, options = {}) {
       filePath(key);
-      const tmp = path.join(tmpDir, `${crypto.randomBytes(16).toString('hex')}.part`);
+      const tmp = path.join(tmpDir, temporaryName());
       try {
         const size = await writeDurably(
           tmp,
@@ -228,7 +274,7 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
     async createMultipart(key) {
       filePath(key);
       const id = crypto.randomBytes(16).toString('hex');
-      await fsp.writeFile(multipartPath(id), '', { flag: 'wx' });
+      await fsp.writeFile(multipartPath(id), '', { flag: 'wx', mode: FILE_MODE });
       return id;
     },
 
@@ -254,9 +300,12 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
           'wrong_size',
         );
       }
+      // Parts are written in place in one file: nothing to give back at completion.
+      return '';
     },
 
-    async completeMultipart(multipartId, key, totalSize) {
+    // The file holds the parts where they belong already; its size is checked, not the list.
+    async completeMultipart(multipartId, key, _parts, totalSize) {
       const p = multipartPath(multipartId);
       const stat = await fsp.stat(p).catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'ENOENT') return null;
@@ -283,11 +332,17 @@ export function createLocalStorage(dataDir: string): Storage & { root: string; t
       await fsp.rm(multipartPath(multipartId), { force: true });
     },
 
-    async *listMultipart() {
+    async removeAbandonedMultipart(before, inUse) {
+      const removed: string[] = [];
       for (const name of await fsp.readdir(multipartDir)) {
+        if (inUse.has(name)) continue;
         const stat = await fsp.stat(path.join(multipartDir, name)).catch(() => null);
-        if (stat?.isFile()) yield { multipartId: name, modifiedAt: stat.mtime };
+        if (stat?.isFile() && stat.mtime < before) {
+          await fsp.rm(path.join(multipartDir, name), { force: true });
+          removed.push(name);
+        }
       }
+      return removed;
     },
 
     async removeTemporary(before) {

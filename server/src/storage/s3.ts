@@ -1,7 +1,9 @@
 /**
  * S3 driver (AWS S3 or any S3-compatible store): whole-object writes stream through
  * lib-storage's Upload, chunked uploads are S3 multipart uploads, and every key lives under an
- * optional prefix so a shared bucket's other objects are never listed or swept.
+ * optional prefix so a shared bucket's other objects are never listed or swept. It never lists
+ * parts or multipart uploads (ListParts, ListMultipartUploads), which some stores lack: the
+ * caller keeps each part's ETag, and the bucket's lifecycle rule aborts what a crash left.
  */
 import { pipeline, Readable, Transform } from 'node:stream';
 import {
@@ -12,15 +14,30 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
-  ListMultipartUploadsCommand,
   ListObjectsV2Command,
-  ListPartsCommand,
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { assertValidKey, StorageSizeError, type ByteRange, type Storage } from './storage.ts';
+
+/** The first `length` bytes of a stream; the rest is never read (the source is destroyed). */
+function upTo(source: Readable, length: number): Readable {
+  return Readable.from(
+    (async function* () {
+      let left = length;
+      // Leaving the loop destroys the source; destroying the result leaves the loop.
+      for await (const chunk of source) {
+        const part = (chunk as Buffer).subarray(0, left);
+        left -= part.length;
+        yield part;
+        if (left <= 0) break;
+      }
+    })(),
+    { objectMode: false },
+  );
+}
 
 export type S3StorageOptions = {
   /** Empty or undefined for AWS itself; the store's URL otherwise (MinIO, R2, B2, ...). */
@@ -33,7 +50,7 @@ export type S3StorageOptions = {
   forcePathStyle?: boolean;
   /** Every key is stored under it (`upshot/` -> `upshot/u/ab/cd/<id>`). */
   prefix?: string;
-  /** Keys or uploads asked for per listing request (S3's maximum, 1000, unless a test pages). */
+  /** Keys asked for per listing request (S3's maximum, 1000, unless a test pages). */
   listPageSize?: number;
   /** Part size of whole-object writes; bodies below it go up as one PutObject of known length. */
   uploadPartBytes?: number;
@@ -203,6 +220,11 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
   /** Opens an object or a range of it; null when the range starts past its end. */
   async function open(key: string, range?: ByteRange) {
     const Key = objectName(key);
+    // An empty object read whole asks for no bytes: there is no Range header for that.
+    if (range && range.end < range.start) {
+      if ((await sizeOf(key)) === null) throw missing(`object ${key}`);
+      return null;
+    }
     try {
       const res = await client.send(
         new GetObjectCommand({
@@ -212,59 +234,23 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
         }),
         timed,
       );
-      return res.Body ?? null;
+      const body = res.Body ?? null;
+      if (!range || !(body instanceof Readable)) return body;
+      // A store may send more than asked (s3rver answers `bytes=0-0` with the whole object):
+      // what was asked for is cut from what it sent, if that starts where it was asked to.
+      const sent = /^bytes (\d+)-(\d+)\//.exec(res.ContentRange ?? '');
+      const first = sent ? Number(sent[1]) : 0;
+      const last = sent ? Number(sent[2]) : Number(res.ContentLength ?? 0) - 1;
+      if (last <= range.end) return body;
+      if (first !== range.start) {
+        body.destroy();
+        throw new Error(`the store sent other bytes than ${range.start}-${range.end} of ${key}`);
+      }
+      return upTo(body, range.end - range.start + 1);
     } catch (err) {
       if (isMissingObject(err)) throw missing(`object ${key}`);
       if (range && isBadRange(err)) return null;
       throw err;
-    }
-  }
-
-  /** Every part stored so far, in part order (ListParts, paged). */
-  async function partsOf(UploadId: string, Key: string) {
-    const parts: { PartNumber: number; ETag: string; Size: number; LastModified?: Date }[] = [];
-    let PartNumberMarker: string | undefined;
-    for (;;) {
-      const page = await client.send(
-        new ListPartsCommand({ Bucket, Key, UploadId, PartNumberMarker, MaxParts: pageSize }),
-        timed,
-      );
-      for (const p of page.Parts ?? []) {
-        if (p.PartNumber === undefined || !p.ETag) continue;
-        parts.push({
-          PartNumber: p.PartNumber,
-          ETag: p.ETag,
-          Size: p.Size ?? 0,
-          LastModified: p.LastModified,
-        });
-      }
-      if (!page.IsTruncated || !page.NextPartNumberMarker) break;
-      PartNumberMarker = page.NextPartNumberMarker;
-    }
-    return parts.sort((a, b) => a.PartNumber - b.PartNumber);
-  }
-
-  /** Multipart uploads in flight under the prefix (ListMultipartUploads, paged). */
-  async function* uploads() {
-    let KeyMarker: string | undefined;
-    let UploadIdMarker: string | undefined;
-    for (;;) {
-      const page = await client.send(
-        new ListMultipartUploadsCommand({
-          Bucket,
-          Prefix: prefix || undefined,
-          KeyMarker,
-          UploadIdMarker,
-          MaxUploads: pageSize,
-        }),
-        timed,
-      );
-      for (const u of page.Uploads ?? []) {
-        if (u.Key && u.UploadId) yield { Key: u.Key, UploadId: u.UploadId, Initiated: u.Initiated };
-      }
-      if (!page.IsTruncated || !page.NextKeyMarker) return;
-      KeyMarker = page.NextKeyMarker;
-      UploadIdMarker = page.NextUploadIdMarker;
     }
   }
 
@@ -307,7 +293,8 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
         // The key is the server's own fresh id, so nothing else of value lives there.
         if (upload.uploadId) await abortUpload(upload.uploadId, Key).catch(() => undefined);
         await client.send(new DeleteObjectCommand({ Bucket, Key }), timed).catch(() => undefined);
-        throw failure instanceof StorageSizeError ? failure : err;
+        // The body's own failure is why (what failed after it, an abort included, is not).
+        throw failure ?? err;
       }
     },
 
@@ -321,8 +308,10 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
     async read(key, range) {
       const body = await open(key, range);
       if (body === null) return Buffer.alloc(0);
-      const bytes = await body.transformToByteArray();
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      if (!(body instanceof Readable)) throw new Error('S3 answered a body that is not a stream');
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
     },
 
     size: sizeOf,
@@ -384,9 +373,10 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
             'wrong_size',
           ),
       );
+      let etag: string | undefined;
       try {
         // The same PartNumber again replaces the part S3 holds; a failed send leaves it as it was.
-        await client.send(
+        ({ ETag: etag } = await client.send(
           new UploadPartCommand({
             Bucket,
             Key,
@@ -396,7 +386,7 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
             Body: meter.stream,
           }),
           { abortSignal: meter.signal },
-        );
+        ));
       } catch (err) {
         const failure = meter.failure();
         meter.stream.destroy();
@@ -404,29 +394,20 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
         if (isMissingUpload(err)) throw missing(`multipart upload ${multipartId}`);
         throw err;
       }
+      if (!etag) throw new Error('S3 answered UploadPart without an ETag');
+      return etag;
     },
 
-    async completeMultipart(multipartId, key, totalSize) {
+    async completeMultipart(multipartId, key, parts, totalSize) {
       const Key = objectName(key);
-      const lostAnswer = async () => {
-        // Completed by an earlier call whose answer was lost: the object is in place.
-        if ((await sizeOf(key)) === totalSize) return;
-        throw missing(`multipart upload ${multipartId}`);
-      };
-      let parts;
-      try {
-        parts = await partsOf(multipartId, Key);
-      } catch (err) {
-        if (isMissingUpload(err)) return lostAnswer();
-        throw err;
-      }
-      const size = parts.reduce((sum, p) => sum + p.Size, 0);
+      const size = parts.reduce((sum, p) => sum + p.size, 0);
       if (size !== totalSize) {
         throw new StorageSizeError(
           `Assembled file is ${size} bytes; expected ${totalSize}`,
           'wrong_size',
         );
       }
+      const sorted = [...parts].sort((a, b) => a.index - b.index);
       try {
         await client.send(
           new CompleteMultipartUploadCommand({
@@ -434,49 +415,35 @@ export function createS3Storage(options: S3StorageOptions): S3Storage {
             Key,
             UploadId: multipartId,
             MultipartUpload: {
-              Parts: parts.map((p) => ({ PartNumber: p.PartNumber, ETag: p.ETag })),
+              Parts: sorted.map((p) => ({ PartNumber: p.index + 1, ETag: p.etag })),
             },
           }),
           completeTimed,
         );
       } catch (err) {
-        if (isMissingUpload(err)) return lostAnswer();
+        // Completed by an earlier call whose answer was lost: the object is in place (stores
+        // answer such a repeat with NoSuchUpload, or with an error of their own).
+        if ((await sizeOf(key).catch(() => null)) === totalSize) return;
+        if (isMissingUpload(err)) throw missing(`multipart upload ${multipartId}`);
         throw err;
       }
     },
 
-    async abortMultipart(multipartId, key) {
-      if (key) return abortUpload(multipartId, objectName(key));
-      // Callers that know only the id (the orphan sweep) make us look its key up.
-      for await (const u of uploads()) {
-        if (u.UploadId === multipartId) return abortUpload(u.UploadId, u.Key);
-      }
+    abortMultipart(multipartId, key) {
+      return abortUpload(multipartId, objectName(key));
     },
 
     /**
-     * Every multipart upload in flight, chunked sessions' and interrupted whole-object writes'
-     * alike; modifiedAt is its last part's time (its start when it has none), as a local
-     * multipart file's mtime is its last write. Also yields the key, for abortMultipart.
+     * Nothing, without a call: S3 stores reclaim incomplete multipart uploads themselves, by the
+     * bucket's lifecycle rule (docs/DEPLOYMENT.md), and not every store lists them.
      */
-    async *listMultipart() {
-      for await (const u of uploads()) {
-        if (!keyOf(u.Key)) continue;
-        let modifiedAt = u.Initiated ?? new Date(0);
-        try {
-          for (const p of await partsOf(u.UploadId, u.Key)) {
-            if (p.LastModified && p.LastModified > modifiedAt) modifiedAt = p.LastModified;
-          }
-        } catch (err) {
-          if (isMissingUpload(err)) continue; // completed or aborted meanwhile
-          throw err;
-        }
-        yield { multipartId: u.UploadId, key: keyOf(u.Key) as string, modifiedAt };
-      }
+    async removeAbandonedMultipart() {
+      return [];
     },
 
     /**
-     * S3 has no temporary files: a whole-object write cut off by a crash leaves a multipart
-     * upload, which listMultipart reports and the sweep aborts (no session holds its id).
+     * S3 has no temporary files: a whole-object write cut off by a crash leaves an incomplete
+     * multipart upload, which the bucket's lifecycle rule aborts.
      */
     async removeTemporary() {
       return [];

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { objectKey, StorageSizeError, type Storage } from './storage.ts';
+import { objectKey, StorageSizeError, type Storage, type StoredPart } from './storage.ts';
 
 export type StorageFixture = {
   storage: Storage;
@@ -16,16 +16,26 @@ export type StorageFixture = {
    * multipart uploads), to wait for one that is in flight.
    */
   inFlightWrites(): Promise<number>;
+  /** The ids of the multipart uploads the store holds, seen from behind the driver. */
+  multipartUploads(): Promise<string[]>;
   cleanup?(): Promise<void>;
 };
 
+/** What a store under test cannot do (an emulator's gaps): the tests that need it are skipped. */
+export type StoreGaps = Partial<Record<'abort' | 'firstByte' | 'paging' | 'presigned', string>>;
+
 export type SuiteOptions = {
-  /** Whether localPath answers a readable file (local disk) or null (object stores). */
+  /**
+   * Local disk: localPath answers a readable file, and removeAbandonedMultipart removes what no
+   * session holds. Object stores: localPath is null, and their lifecycle rule does the latter.
+   */
   localFiles: boolean;
   /** The driver's listing page size, so the listing test spans several pages. */
   listPageSize: number;
   /** Whether presignedGet answers URLs (object stores) or null (local disk). */
   presignedUrls: boolean;
+  /** Each with why; the store's other tests run. */
+  gaps?: StoreGaps;
 };
 
 const MiB = 1024 * 1024;
@@ -92,23 +102,21 @@ async function all<T>(it: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-/** What the orphan sweep does with in-flight writes (uploads/orphans.ts), by id alone. */
-async function sweep(storage: Storage, cutoff: Date, live: Set<string>) {
-  const aborted: string[] = [];
-  for await (const { multipartId, modifiedAt } of storage.listMultipart()) {
-    if (modifiedAt > cutoff || live.has(multipartId)) continue;
-    await storage.abortMultipart(multipartId, '');
-    aborted.push(multipartId);
-  }
-  return { aborted, temporary: await storage.removeTemporary(cutoff) };
-}
-
-/** Nothing of any write is left: no object, no multipart upload, no temporary file. */
-async function expectNothingLeft(storage: Storage, key: string) {
-  expect(await storage.size(key)).toBeNull();
-  expect(await all(storage.list())).toEqual([]);
-  expect(await all(storage.listMultipart())).toEqual([]);
-  expect(await storage.removeTemporary(new Date(Date.now() + 60_000))).toEqual([]);
+/** Sends part `index` of `bytes`; answers it as completeMultipart is given it back. */
+async function sendPart(
+  storage: Storage,
+  id: string,
+  key: string,
+  index: number,
+  bytes: Buffer,
+  offset = index * PART,
+): Promise<StoredPart> {
+  const part = { index, offset, size: bytes.length };
+  return {
+    index,
+    size: bytes.length,
+    etag: await storage.putPart(id, key, part, Readable.from([bytes])),
+  };
 }
 
 export function storageSuite(
@@ -116,6 +124,7 @@ export function storageSuite(
   make: () => Promise<StorageFixture>,
   options: SuiteOptions,
 ) {
+  const gaps = options.gaps ?? {};
   describe(`storage contract: ${name}`, () => {
     let fx: StorageFixture;
     let storage: Storage;
@@ -127,17 +136,23 @@ export function storageSuite(
       await fx.cleanup?.();
     });
 
-    /** Sends `parts` (index -> bytes) of a multipart upload in the given order. */
+    /** Sends `parts` (index -> bytes) in the given order; answers them in index order. */
     async function sendParts(id: string, key: string, parts: Buffer[], order: number[]) {
-      for (const index of order) {
-        const bytes = parts[index] as Buffer;
-        await storage.putPart(
-          id,
-          key,
-          { index, offset: index * PART, size: bytes.length },
-          Readable.from([bytes]),
-        );
-      }
+      const sent: StoredPart[] = [];
+      for (const index of order)
+        sent[index] = await sendPart(storage, id, key, index, parts[index] as Buffer);
+      return sent;
+    }
+
+    /**
+     * Nothing of any write is left: no object, no temporary file, and no multipart upload
+     * (unless the store cannot abort one).
+     */
+    async function expectNothingLeft(key: string) {
+      expect(await storage.size(key)).toBeNull();
+      expect(await all(storage.list())).toEqual([]);
+      if (!gaps.abort) expect(await fx.multipartUploads()).toEqual([]);
+      expect(await storage.removeTemporary(new Date(Date.now() + 60_000))).toEqual([]);
     }
 
     it('check passes on a store in working order', async () => {
@@ -173,6 +188,8 @@ export function storageSuite(
         expect(await storage.size(key)).toBe(1000);
       });
 
+      // The driver asks for the first byte and cuts what a store sends past it (s3rver sends
+      // the whole object); only a URL the store answers itself depends on the store for it.
       it('get and read serve ranges: the first byte, the last, the middle, the whole', async () => {
         const key = newKey();
         const data = random(1000);
@@ -246,7 +263,7 @@ export function storageSuite(
       });
     });
 
-    describe('presigned URLs', () => {
+    describe.skipIf(Boolean(gaps.presigned))('presigned URLs', () => {
       /** How Upshot serves a file whose name is not ASCII (content-disposition's two forms). */
       const disposition = `attachment; filename="r_sum_.mp4"; filename*=UTF-8''r%C3%A9sum%C3%A9.mp4`;
       const stored = async (size = 100 * 1024) => {
@@ -293,7 +310,7 @@ export function storageSuite(
         })) as string;
         const n = data.length;
         for (const [start, end] of [
-          [0, 0],
+          ...(gaps.firstByte ? [] : [[0, 0] as const]),
           [1000, 1999],
           [n - 1, n - 1],
         ] as const) {
@@ -371,7 +388,7 @@ export function storageSuite(
           .catch((e: unknown) => e);
         expect(err).toBeInstanceOf(StorageSizeError);
         expect(err).toMatchObject({ kind: 'too_large', message: 'File is larger than allowed' });
-        await expectNothingLeft(storage, key);
+        await expectNothingLeft(key);
       });
 
       it('a large body past maxBytes is stopped while streaming, and nothing is left behind', async () => {
@@ -383,14 +400,14 @@ export function storageSuite(
         expect(err).toMatchObject({ kind: 'too_large' });
         // Refused at the limit, not after reading the whole body.
         expect(state.produced).toBeLessThan(8 * MiB);
-        await expectNothingLeft(storage, key);
+        await expectNothingLeft(key);
       });
 
       it('a body that fails midway fails the put, and nothing is left behind', async () => {
         const key = newKey();
         const { body } = generated(12 * MiB, 6 * MiB + 1);
         await expect(storage.put(key, body)).rejects.toThrow('the client went away');
-        await expectNothingLeft(storage, key);
+        await expectNothingLeft(key);
       });
 
       it('a 20 MiB body of unknown length streams in whole', async () => {
@@ -401,15 +418,15 @@ export function storageSuite(
           hash: state.hash.digest('hex'),
           size: 20 * MiB,
         });
-        expect(await all(storage.listMultipart())).toEqual([]);
+        expect(await fx.multipartUploads()).toEqual([]);
       });
     });
 
     describe('listing', () => {
       it('pages through every object and never lists a multipart upload in flight', async () => {
-        const keys = Array.from({ length: options.listPageSize * 2 + 1 }, (_, i) =>
-          newKey(i % 3 === 0 ? 't' : 'u'),
-        );
+        // Unpaged on a store that cannot page: the listing is one page.
+        const count = gaps.paging ? 5 : options.listPageSize * 2 + 1;
+        const keys = Array.from({ length: count }, (_, i) => newKey(i % 3 === 0 ? 't' : 'u'));
         const before = Date.now();
         for (const key of keys) await storage.put(key, Readable.from([random(20)]));
         const pending = newKey();
@@ -427,12 +444,12 @@ export function storageSuite(
           expect(modifiedAt.getTime()).toBeGreaterThan(before - 5000);
           expect(modifiedAt.getTime()).toBeLessThan(Date.now() + 5000);
         }
-        await storage.abortMultipart(id, pending);
       });
 
-      it('an empty store lists nothing', async () => {
+      it('an empty store lists nothing and has nothing to remove', async () => {
+        const later = new Date(Date.now() + 60_000);
         expect(await all(storage.list())).toEqual([]);
-        expect(await all(storage.listMultipart())).toEqual([]);
+        expect(await storage.removeAbandonedMultipart(later, new Set())).toEqual([]);
         expect(await storage.removeTemporary(new Date(Date.now() + 60_000))).toEqual([]);
       });
     });
@@ -440,7 +457,6 @@ export function storageSuite(
     describe('multipart', () => {
       it('takes parts in any order, a part sent again replaces its copy, and joins them in order', async () => {
         const key = newKey();
-        // More parts than a listing page holds, so an object store lists them in pages.
         const parts: [Buffer, Buffer, Buffer, Buffer] = [
           random(PART),
           random(PART),
@@ -449,19 +465,16 @@ export function storageSuite(
         ];
         const id = await storage.createMultipart(key);
         expect(id).toEqual(expect.any(String));
-        await storage.putPart(
-          id,
-          key,
-          { index: 1, offset: PART, size: PART },
-          Readable.from([random(PART)]),
-        );
-        await sendParts(id, key, parts, [3, 0, 2, 1]);
+        const replaced = await sendPart(storage, id, key, 1, random(PART));
+        const sent = await sendParts(id, key, parts, [3, 0, 2, 1]);
+        // An object store tags the copy that replaced it anew; local disk tags none.
+        if (!options.localFiles) expect(sent[1]?.etag).not.toBe(replaced.etag);
         expect(await storage.size(key)).toBeNull(); // not an object before completion
         expect(await all(storage.list())).toEqual([]);
-        expect((await all(storage.listMultipart())).map((m) => m.multipartId)).toEqual([id]);
+        expect(await fx.multipartUploads()).toEqual([id]);
 
         const total = 3 * PART + 1000;
-        await storage.completeMultipart(id, key, total);
+        await storage.completeMultipart(id, key, sent, total);
         expect(await storage.size(key)).toBe(total);
         expect(await streamHash(await storage.get(key))).toEqual({
           hash: sha256(Buffer.concat(parts)),
@@ -470,19 +483,19 @@ export function storageSuite(
         expect(await storage.read(key, { start: PART - 1, end: PART })).toEqual(
           Buffer.concat([parts[0].subarray(PART - 1), parts[1].subarray(0, 1)]),
         );
-        expect(await all(storage.listMultipart())).toEqual([]);
+        expect(await fx.multipartUploads()).toEqual([]);
         expect((await all(storage.list())).map((o) => o.key)).toEqual([key]);
 
-        // Repeatable: a completion whose answer was lost succeeds again.
-        await expect(storage.completeMultipart(id, key, total)).resolves.toBeUndefined();
+        // Repeatable: a completion whose answer was lost (a crash after it) succeeds again.
+        await expect(storage.completeMultipart(id, key, sent, total)).resolves.toBeUndefined();
       });
 
       it('a part streamed from many small chunks is stored whole', async () => {
         const key = newKey();
         const { body, state } = generated(PART);
         const id = await storage.createMultipart(key);
-        await storage.putPart(id, key, { index: 0, offset: 0, size: PART }, body);
-        await storage.completeMultipart(id, key, PART);
+        const etag = await storage.putPart(id, key, { index: 0, offset: 0, size: PART }, body);
+        await storage.completeMultipart(id, key, [{ index: 0, size: PART, etag }], PART);
         expect((await streamHash(await storage.get(key))).hash).toBe(state.hash.digest('hex'));
       });
 
@@ -503,8 +516,8 @@ export function storageSuite(
           message: 'Chunk 0 must be 1000 bytes; received 999',
         });
         const data = random(1000);
-        await storage.putPart(id, key, part, Readable.from([data]));
-        await storage.completeMultipart(id, key, 1000);
+        const stored = await sendPart(storage, id, key, 0, data);
+        await storage.completeMultipart(id, key, [stored], 1000);
         expect(await collect(await storage.get(key))).toEqual(data);
       });
 
@@ -512,130 +525,126 @@ export function storageSuite(
         const key = newKey();
         const parts = [random(PART), random(10)];
         const id = await storage.createMultipart(key);
-        await sendParts(id, key, parts, [0, 1]);
-        const err = await storage.completeMultipart(id, key, PART + 11).catch((e: unknown) => e);
+        const sent = await sendParts(id, key, parts, [0, 1]);
+        const err = await storage
+          .completeMultipart(id, key, sent, PART + 11)
+          .catch((e: unknown) => e);
         expect(err).toBeInstanceOf(StorageSizeError);
         expect(err).toMatchObject({
           kind: 'wrong_size',
           message: `Assembled file is ${PART + 10} bytes; expected ${PART + 11}`,
         });
         expect(await storage.size(key)).toBeNull();
-        await storage.completeMultipart(id, key, PART + 10);
+        await storage.completeMultipart(id, key, sent, PART + 10);
         expect((await streamHash(await storage.get(key))).hash).toBe(sha256(Buffer.concat(parts)));
       });
 
-      it('abort removes the parts; sending or completing after fails with ENOENT; aborting again is no error', async () => {
-        const key = newKey();
-        const id = await storage.createMultipart(key);
-        await storage.putPart(
-          id,
-          key,
-          { index: 0, offset: 0, size: 10 },
-          Readable.from([random(10)]),
-        );
-        await storage.abortMultipart(id, key);
-        expect(await all(storage.listMultipart())).toEqual([]);
-        await expect(
-          storage.putPart(id, key, { index: 0, offset: 0, size: 10 }, Readable.from([random(10)])),
-        ).rejects.toMatchObject({ code: 'ENOENT' });
-        await expect(storage.completeMultipart(id, key, 10)).rejects.toMatchObject({
-          code: 'ENOENT',
-        });
-        await expect(storage.abortMultipart(id, key)).resolves.toBeUndefined();
-        await expectNothingLeft(storage, key);
-      });
+      it.skipIf(Boolean(gaps.abort))(
+        'abort removes the parts; sending or completing after fails with ENOENT; aborting again is no error',
+        async () => {
+          const key = newKey();
+          const id = await storage.createMultipart(key);
+          const stored = await sendPart(storage, id, key, 0, random(10));
+          await storage.abortMultipart(id, key);
+          expect(await fx.multipartUploads()).toEqual([]);
+          await expect(sendPart(storage, id, key, 0, random(10))).rejects.toMatchObject({
+            code: 'ENOENT',
+          });
+          await expect(storage.completeMultipart(id, key, [stored], 10)).rejects.toMatchObject({
+            code: 'ENOENT',
+          });
+          await expect(storage.abortMultipart(id, key)).resolves.toBeUndefined();
+          await expectNothingLeft(key);
+        },
+      );
     });
 
     describe('the orphan sweep', () => {
-      it('listMultipart tells each upload in flight its last activity; stale ones not in use are aborted by id', async () => {
-        const staleKey = newKey();
-        const liveKey = newKey();
-        const busyKey = newKey();
-        const freshKey = newKey();
-        const stale = await storage.createMultipart(staleKey);
-        await storage.putPart(
-          stale,
-          staleKey,
-          { index: 0, offset: 0, size: 10 },
-          Readable.from([random(10)]),
+      /** Completes a one-part upload of 5 bytes. */
+      const finish = async (id: string, key: string) => {
+        await storage.completeMultipart(
+          id,
+          key,
+          [await sendPart(storage, id, key, 0, random(5))],
+          5,
         );
-        const live = await storage.createMultipart(liveKey);
-        const busy = await storage.createMultipart(busyKey);
-        await sleep(2100); // object stores keep times to the second
-        const cutoff = new Date(Date.now() - 1000);
-        const fresh = await storage.createMultipart(freshKey);
-        // Started before the cutoff, but a part came after it: still in use.
-        await storage.putPart(
-          busy,
-          busyKey,
-          { index: 0, offset: 0, size: 5 },
-          Readable.from([random(5)]),
-        );
+        expect(await storage.size(key)).toBe(5);
+      };
 
-        const listed = new Map((await all(storage.listMultipart())).map((m) => [m.multipartId, m]));
-        expect([...listed.keys()].sort()).toEqual([stale, live, busy, fresh].sort());
-        expect(listed.get(stale)?.modifiedAt.getTime()).toBeLessThan(cutoff.getTime());
-        expect(listed.get(busy)?.modifiedAt.getTime()).toBeGreaterThanOrEqual(cutoff.getTime());
-        expect(listed.get(fresh)?.modifiedAt.getTime()).toBeGreaterThanOrEqual(cutoff.getTime());
+      it.skipIf(!options.localFiles)(
+        'removeAbandonedMultipart removes uploads untouched since the cutoff that nothing holds',
+        async () => {
+          const [staleKey, liveKey, busyKey, freshKey] = [newKey(), newKey(), newKey(), newKey()];
+          const stale = await storage.createMultipart(staleKey);
+          await sendPart(storage, stale, staleKey, 0, random(10));
+          const live = await storage.createMultipart(liveKey);
+          const busy = await storage.createMultipart(busyKey);
+          await sleep(1100);
+          const cutoff = new Date(Date.now() - 500);
+          const fresh = await storage.createMultipart(freshKey);
+          // Started before the cutoff, but a part came after it: still in use.
+          await sendPart(storage, busy, busyKey, 0, random(5));
 
-        expect(await sweep(storage, cutoff, new Set([live]))).toEqual({
-          aborted: [stale],
-          temporary: [],
-        });
-        expect((await all(storage.listMultipart())).map((m) => m.multipartId).sort()).toEqual(
-          [live, busy, fresh].sort(),
-        );
-        await expect(storage.completeMultipart(stale, staleKey, 10)).rejects.toMatchObject({
-          code: 'ENOENT',
-        });
-        // The others go on.
-        await storage.completeMultipart(busy, busyKey, 5);
-        for (const [id, key] of [
-          [live, liveKey],
-          [fresh, freshKey],
-        ] as const) {
-          await storage.putPart(
-            id,
-            key,
-            { index: 0, offset: 0, size: 5 },
-            Readable.from([random(5)]),
+          expect(await storage.removeAbandonedMultipart(cutoff, new Set([live]))).toEqual([stale]);
+          expect((await fx.multipartUploads()).sort()).toEqual([live, busy, fresh].sort());
+          await expect(storage.completeMultipart(stale, staleKey, [], 10)).rejects.toMatchObject({
+            code: 'ENOENT',
+          });
+          // The others go on.
+          for (const [id, key] of [
+            [live, liveKey],
+            [busy, busyKey],
+            [fresh, freshKey],
+          ] as const) {
+            await finish(id, key);
+          }
+        },
+      );
+
+      it.skipIf(options.localFiles)(
+        "removeAbandonedMultipart touches nothing: the bucket's lifecycle rule aborts what is left",
+        async () => {
+          const key = newKey();
+          const id = await storage.createMultipart(key);
+          const later = new Date(Date.now() + 60_000);
+          expect(await storage.removeAbandonedMultipart(later, new Set())).toEqual([]);
+          expect(await fx.multipartUploads()).toEqual([id]);
+          await finish(id, key);
+        },
+      );
+
+      it.skipIf(!options.localFiles)(
+        'reclaims a whole-object write cut off long ago, not one still going',
+        async () => {
+          const oldKey = newKey();
+          const newerKey = newKey();
+          const oldBody = new PassThrough();
+          const oldPut = storage.put(oldKey, oldBody).then(
+            () => null,
+            (e: unknown) => e,
           );
-          await storage.completeMultipart(id, key, 5);
-          expect(await storage.size(key)).toBe(5);
-        }
-      });
+          oldBody.write(random(6 * MiB));
+          await until(async () => (await fx.inFlightWrites()) >= 1, 'the first write to start');
+          await sleep(1100);
+          const cutoff = new Date(Date.now() - 500);
+          const newerBody = new PassThrough();
+          const newerPut = storage.put(newerKey, newerBody);
+          const newerData = random(6 * MiB);
+          newerBody.write(newerData.subarray(0, 6 * MiB - 10));
+          await until(async () => (await fx.inFlightWrites()) >= 2, 'the second write to start');
 
-      it('reclaims a whole-object write cut off long ago, not one still going', async () => {
-        const oldKey = newKey();
-        const newerKey = newKey();
-        const oldBody = new PassThrough();
-        const oldPut = storage.put(oldKey, oldBody).then(
-          () => null,
-          (e: unknown) => e,
-        );
-        oldBody.write(random(6 * MiB)); // past one part: an object store has a multipart upload
-        await until(async () => (await fx.inFlightWrites()) >= 1, 'the first write to start');
-        await sleep(2100);
-        const cutoff = new Date(Date.now() - 1000);
-        const newerBody = new PassThrough();
-        const newerPut = storage.put(newerKey, newerBody);
-        const newerData = random(6 * MiB);
-        newerBody.write(newerData.subarray(0, 6 * MiB - 10));
-        await until(async () => (await fx.inFlightWrites()) >= 2, 'the second write to start');
+          expect(await storage.removeTemporary(cutoff)).toHaveLength(1);
 
-        const swept = await sweep(storage, cutoff, new Set());
-        expect(swept.aborted.length + swept.temporary.length).toBe(1);
+          newerBody.end(newerData.subarray(6 * MiB - 10));
+          expect(await newerPut).toEqual({ size: 6 * MiB });
+          expect((await streamHash(await storage.get(newerKey))).hash).toBe(sha256(newerData));
 
-        newerBody.end(newerData.subarray(6 * MiB - 10));
-        expect(await newerPut).toEqual({ size: 6 * MiB });
-        expect((await streamHash(await storage.get(newerKey))).hash).toBe(sha256(newerData));
-
-        oldBody.end(random(10));
-        expect(await oldPut).toBeInstanceOf(Error);
-        expect(await storage.size(oldKey)).toBeNull();
-        expect(await all(storage.listMultipart())).toEqual([]);
-        expect(await storage.removeTemporary(new Date(Date.now() + 60_000))).toEqual([]);
-      });
+          oldBody.end(random(10));
+          expect(await oldPut).toBeInstanceOf(Error);
+          expect(await storage.size(oldKey)).toBeNull();
+          expect(await storage.removeTemporary(new Date(Date.now() + 60_000))).toEqual([]);
+        },
+      );
     });
   });
 }

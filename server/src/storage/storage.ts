@@ -8,6 +8,9 @@ import type { Readable } from 'node:stream';
 /** Inclusive byte range, as in HTTP Range. */
 export type ByteRange = { start: number; end: number };
 
+/** A part of a multipart upload as it was stored: its index, its size and its ETag. */
+export type StoredPart = { index: number; size: number; etag: string };
+
 export interface Storage {
   /** Streams body into a new object, committed atomically: all the bytes or nothing. */
   put(key: string, body: Readable, options?: { maxBytes?: number }): Promise<{ size: number }>;
@@ -31,29 +34,43 @@ export interface Storage {
   list(): AsyncIterable<{ key: string; modifiedAt: Date }>;
 
   createMultipart(key: string): Promise<string>;
-  /** Writes part `index` (0-based) of exactly `size` bytes at `offset`; replaces an earlier copy. */
+  /**
+   * Writes part `index` (0-based) of exactly `size` bytes at `offset`; replaces an earlier copy.
+   * Answers this copy's ETag, which completeMultipart is given back so that no store is ever
+   * asked which parts it holds (S3 stores without ListParts); a store that needs none (local
+   * disk, which writes parts in place) answers ''.
+   */
   putPart(
     multipartId: string,
     key: string,
     part: { index: number; offset: number; size: number },
     body: Readable,
-  ): Promise<void>;
+  ): Promise<string>;
   /**
-   * Joins the parts into the object at key; its size must be totalSize. Repeatable: when an
-   * earlier call completed it already (its answer was lost), it succeeds again.
+   * Joins `parts` (every part, with the ETag its last putPart answered) into the object at key;
+   * their sizes must add up to totalSize. Repeatable: when an earlier call completed it already
+   * (its answer was lost), it succeeds again.
    */
-  completeMultipart(multipartId: string, key: string, totalSize: number): Promise<void>;
+  completeMultipart(
+    multipartId: string,
+    key: string,
+    parts: StoredPart[],
+    totalSize: number,
+  ): Promise<void>;
+  /** Removes the parts; a multipart upload that is gone already is not an error. */
   abortMultipart(multipartId: string, key: string): Promise<void>;
   /**
-   * Multipart uploads not yet completed or aborted (S3: ListMultipartUploads) with their last
-   * activity (their last part), and their key where the store keeps it (S3 needs it to abort).
-   * On an object store this includes whole-object writes in flight, or cut off by a crash.
+   * Removes multipart uploads untouched since `before` whose id is not in `inUse` (left by a
+   * crash between a session's bytes and its row); answers their ids. Object stores answer []
+   * without listing anything: their incomplete multipart uploads are aborted by the bucket's
+   * lifecycle rule (docs/DEPLOYMENT.md), as not every S3 store lists them.
    */
-  listMultipart(): AsyncIterable<{ multipartId: string; key?: string; modifiedAt: Date }>;
+  removeAbandonedMultipart(before: Date, inUse: Set<string>): Promise<string[]>;
 
   /**
    * Removes temporary files of whole-object writes untouched since `before` (left by a crash
-   * mid-write); returns their names. Object stores have none (see listMultipart).
+   * mid-write); returns their names. Object stores have none: a whole-object write cut off
+   * there leaves an incomplete multipart upload (see removeAbandonedMultipart).
    */
   removeTemporary(before: Date): Promise<string[]>;
   /** A filesystem path for tools that need one (ffmpeg); null when objects are not local files. */

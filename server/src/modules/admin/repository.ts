@@ -1,11 +1,10 @@
 /** Every SQL query of administration: access requests. */
 import { identityKey } from '@upshot/contract';
 import { uniqueViolation, type Executor } from '../../db/database.ts';
+import { pageOf, type PageQuery } from '../../db/paging.ts';
 import type { AccessRequestRow } from '../../db/schema.ts';
 
 export type AdminRepository = ReturnType<typeof createAdminRepository>;
-
-type Page = { offset: number; limit: number };
 
 export function createAdminRepository(db: Executor) {
   return {
@@ -55,23 +54,14 @@ export function createAdminRepository(db: Executor) {
         .executeTakeFirst();
     },
 
-    async listRequests(
+    /** A page of requests, newest first. */
+    listRequests(
       status: Exclude<AccessRequestRow['status'], 'member'> | undefined,
-      page: Page,
-    ): Promise<{ rows: AccessRequestRow[]; total: number }> {
-      let q = db.selectFrom('access_requests').where('status', '!=', 'member');
+      page: PageQuery,
+    ) {
+      let q = db.selectFrom('access_requests').selectAll().where('status', '!=', 'member');
       if (status) q = q.where('status', '=', status);
-      const [rows, count] = await Promise.all([
-        q
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute(),
-        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      return pageOf(q.orderBy('created_at', 'desc').orderBy('id', 'desc'), page);
     },
 
     /** Decides a request only while it is pending; undefined when it was not. */

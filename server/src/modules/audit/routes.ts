@@ -7,8 +7,8 @@ export function auditRoutes(deps: { audit: AuditService }) {
   const { audit } = deps;
   return [
     route(API.auditLog, async ({ query }) => {
-      const { rows, total } = await audit.list(query);
-      return { entries: rows.map(toAuditEntry), total, page: query.page, limit: query.limit };
+      const { rows, ...page } = await audit.list(query);
+      return { entries: rows.map(toAuditEntry), ...page };
     }),
   ];
 }

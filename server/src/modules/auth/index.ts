@@ -13,7 +13,6 @@ export {
   LIMITED_ACCOUNT_LANE_MS,
   LOGIN_LIMIT,
   SESSION_TTL_MS,
-  temporaryPassword,
 } from './service.ts';
 
 export function createAuthModule(deps: {

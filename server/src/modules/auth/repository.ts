@@ -3,7 +3,7 @@ import type { Executor } from '../../db/database.ts';
 import type { InviteRow, SessionRow, UserRow } from '../../db/schema.ts';
 import { identityKey } from '@upshot/contract';
 import { uniqueViolation } from '../../db/database.ts';
-import type { AuthUser } from '../users/index.ts';
+import type { AuthUser } from '../../lib/caller.ts';
 
 export type AuthRepository = ReturnType<typeof createAuthRepository>;
 

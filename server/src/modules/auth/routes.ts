@@ -17,7 +17,7 @@ export function authRoutes(deps: { auth: AuthService; users: UsersService }) {
     }),
 
     route(API.logout, async ({ auth: caller }) => {
-      if (caller.sessionId) await auth.logout(caller.sessionId);
+      await auth.logout(caller);
       return undefined;
     }),
 

@@ -12,9 +12,10 @@ import {
 } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256Hex } from '../../lib/crypto.ts';
-import { hashPassword } from '../../lib/passwords.ts';
+import { hashPassword, temporaryPassword } from '../../lib/passwords.ts';
 import type { UserRow } from '../../db/schema.ts';
-import type { AuthUser, UsersService } from '../users/index.ts';
+import type { Auth } from '../../lib/caller.ts';
+import type { UsersService } from '../users/index.ts';
 import type { AuthRepository } from './repository.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -31,15 +32,8 @@ export const LOGIN_LIMIT = { max: 10, windowMs: 60 * 1000 };
 export const LIMITED_ACCOUNT_LANE_MS = LOGIN_LIMIT.windowMs / LOGIN_LIMIT.max;
 export const LIMITED_ACCOUNT_DELAY_MS = 1000;
 
-export type Auth = { user: AuthUser; sessionId: string | null };
+export type { Auth };
 
-/** A temporary password: 16 characters from an alphabet without look-alikes (about 90 bits). */
-export function temporaryPassword(): string {
-  const alphabet = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-  let out = '';
-  for (let i = 0; i < 16; i += 1) out += alphabet[crypto.randomInt(alphabet.length)];
-  return out;
-}
 export type AuthService = ReturnType<typeof createAuthService>;
 
 export function createAuthService(deps: {
@@ -157,8 +151,9 @@ export function createAuthService(deps: {
       return { token, userId: user.id };
     },
 
-    async logout(sessionId: string): Promise<void> {
-      await auth.deleteSession(sessionId);
+    /** Ends the caller's session; an API token has none to end (it stays valid). */
+    async logout(caller: Auth): Promise<void> {
+      if (caller.sessionId) await auth.deleteSession(caller.sessionId);
     },
 
     /** A bearer session token -> its active user, sliding the expiry; null when not valid. */

@@ -348,8 +348,8 @@ describe('a completion that failed once the store had the parts to join', () => 
           chunkSize: SMALL,
           wrapStorage: (storage) => ({
             ...storage,
-            completeMultipart: async (multipartId, key, totalSize) => {
-              await storage.completeMultipart(multipartId, key, totalSize);
+            completeMultipart: async (multipartId, key, parts, totalSize) => {
+              await storage.completeMultipart(multipartId, key, parts, totalSize);
               const then = afterJoin;
               afterJoin = null;
               await then?.();

@@ -23,7 +23,6 @@ export function createChunkedUploadsModule(deps: {
   storage: Storage;
   clock: Clock;
   present: UploadPresenter;
-  defaultPublic: (userId: string) => Promise<boolean>;
   maxUploadBytes: number;
   chunkSize: number;
   log: Logger;
@@ -40,11 +39,7 @@ export function createChunkedUploadsModule(deps: {
   });
   return {
     name: 'chunked-uploads',
-    routes: chunkedUploadsRoutes({
-      chunked: service,
-      present: deps.present,
-      defaultPublic: deps.defaultPublic,
-    }),
+    routes: chunkedUploadsRoutes({ chunked: service, present: deps.present }),
     jobs: [
       {
         name: 'chunked-upload-expiry',

@@ -2,10 +2,15 @@
  * Every SQL query on chunked-upload sessions and their parts. A part is claimed before its
  * bytes are written, and completion is claimed before the parts are joined, both by conditional
  * updates of the session row, so a chunk and a completion can never run on one session at once.
+ * A session holds its charge of its owner's quota from its start (`reserved`, summed in
+ * users.disk_reserved): given back in the transaction that deletes it unfinished, turned into
+ * the upload's charge by the one that inserts the upload (uploads' insertCharged). Locks: the
+ * session's row, then its owner's.
  */
-import type { Db } from '../../db/database.ts';
+import type { Db, Executor } from '../../db/database.ts';
 import type { ExpressionBuilder } from 'kysely';
 import type { ChunkedUploadPartRow, ChunkedUploadRow, Database } from '../../db/schema.ts';
+import type { StoredPart } from '../../storage/storage.ts';
 
 export type ChunkedUploadsRepository = ReturnType<typeof createChunkedUploadsRepository>;
 
@@ -21,12 +26,63 @@ function sweepable(claimStaleBefore: string) {
     ]);
 }
 
+/** Gives the quota held by sessions just deleted back to their owners. */
+async function release(
+  trx: Executor,
+  deleted: { user_id: string; reserved: number | string }[],
+): Promise<void> {
+  for (const { user_id, reserved } of deleted) {
+    if (Number(reserved) <= 0) continue;
+    await trx
+      .updateTable('users')
+      .set((eb) => ({ disk_reserved: eb('disk_reserved', '-', Number(reserved)) }))
+      .where('id', '=', user_id)
+      .execute();
+  }
+}
+
 export function createChunkedUploadsRepository(db: Db) {
+  /** Deletes the sessions the query selects, and gives back what they held, in one transaction. */
+  const deleteReleasing = (
+    remove: (
+      trx: Executor,
+    ) => Promise<{ user_id: string; reserved: number | string; status: string }[]>,
+  ) =>
+    db.transaction().execute(async (trx) => {
+      const deleted = await remove(trx);
+      await release(trx, deleted);
+      return deleted;
+    });
+
   return {
+    /**
+     * Opens the session, reserving `reserved` bytes of its owner's quota, in one transaction;
+     * 'quota' (nothing written) when they do not fit beside what is used and reserved.
+     */
     async insert(
-      row: Omit<ChunkedUploadRow, 'status' | 'claim' | 'claimed_at' | 'upload_id'>,
-    ): Promise<void> {
-      await db.insertInto('chunked_uploads').values(row).execute();
+      row: Omit<ChunkedUploadRow, 'status' | 'claim' | 'claimed_at' | 'upload_id' | 'reserved'>,
+      reserved: number,
+    ): Promise<'inserted' | 'quota'> {
+      return db.transaction().execute(async (trx) => {
+        const held = await trx
+          .updateTable('users')
+          .set((eb) => ({ disk_reserved: eb('disk_reserved', '+', reserved) }))
+          .where('id', '=', row.user_id)
+          .where((eb) =>
+            eb(
+              eb(eb('disk_used', '+', eb.ref('disk_reserved')), '+', reserved),
+              '<=',
+              eb.ref('disk_quota'),
+            ),
+          )
+          .executeTakeFirst();
+        if (Number(held.numUpdatedRows) !== 1) return 'quota';
+        await trx
+          .insertInto('chunked_uploads')
+          .values({ ...row, reserved })
+          .execute();
+        return 'inserted';
+      });
     },
 
     /** A user's sessions that still own their bytes (not completed). */
@@ -62,6 +118,22 @@ export function createChunkedUploadsRepository(db: Db) {
         .where('upload_id', '=', id)
         .orderBy('chunk_index')
         .execute();
+    },
+
+    /** The stored parts, as the store is given them back to join them. */
+    async storedParts(id: string): Promise<StoredPart[]> {
+      const rows = await db
+        .selectFrom('chunked_upload_parts')
+        .select(['chunk_index', 'size', 'etag'])
+        .where('upload_id', '=', id)
+        .where('state', '=', 'stored')
+        .orderBy('chunk_index')
+        .execute();
+      return rows.map((r) => ({
+        index: Number(r.chunk_index),
+        size: Number(r.size),
+        etag: r.etag ?? '',
+      }));
     },
 
     async storedIndexes(id: string): Promise<number[]> {
@@ -116,6 +188,7 @@ export function createChunkedUploadsRepository(db: Db) {
             state: 'writing',
             writer: input.writer,
             alive_at: input.now,
+            etag: null,
           })
           .onConflict((oc) =>
             oc.columns(['upload_id', 'chunk_index']).doUpdateSet({
@@ -124,6 +197,7 @@ export function createChunkedUploadsRepository(db: Db) {
               state: 'writing',
               writer: input.writer,
               alive_at: input.now,
+              etag: null,
             }),
           )
           .execute();
@@ -144,11 +218,11 @@ export function createChunkedUploadsRepository(db: Db) {
       return Number(res.numUpdatedRows) === 1;
     },
 
-    /** The part's bytes are durable; false when the writer no longer held it. */
-    async storePart(uploadId: string, index: number, writer: string, now: string) {
+    /** The part's bytes are durable, under `etag`; false when the writer no longer held it. */
+    async storePart(uploadId: string, index: number, writer: string, now: string, etag: string) {
       const res = await db
         .updateTable('chunked_upload_parts')
-        .set({ state: 'stored', writer: null, alive_at: null, received_at: now })
+        .set({ state: 'stored', writer: null, alive_at: null, received_at: now, etag })
         .where('upload_id', '=', uploadId)
         .where('chunk_index', '=', index)
         .where('writer', '=', writer)
@@ -248,7 +322,13 @@ export function createChunkedUploadsRepository(db: Db) {
     },
 
     async delete(id: string): Promise<void> {
-      await db.deleteFrom('chunked_uploads').where('id', '=', id).execute();
+      await deleteReleasing((trx) =>
+        trx
+          .deleteFrom('chunked_uploads')
+          .where('id', '=', id)
+          .returning(['user_id', 'reserved', 'status'])
+          .execute(),
+      );
     },
 
     /**
@@ -257,24 +337,30 @@ export function createChunkedUploadsRepository(db: Db) {
      * way or done.
      */
     async deleteAbortable(id: string, claimStaleBefore: string): Promise<boolean> {
-      const res = await db
-        .deleteFrom('chunked_uploads')
-        .where('id', '=', id)
-        .where('status', '!=', 'completed')
-        .where(sweepable(claimStaleBefore))
-        .executeTakeFirst();
-      return Number(res.numDeletedRows) === 1;
+      const deleted = await deleteReleasing((trx) =>
+        trx
+          .deleteFrom('chunked_uploads')
+          .where('id', '=', id)
+          .where('status', '!=', 'completed')
+          .where(sweepable(claimStaleBefore))
+          .returning(['user_id', 'reserved', 'status'])
+          .execute(),
+      );
+      return deleted.length === 1;
     },
 
     /** Deletes the session while this completion's claim holds it; false when it does not. */
     async deleteClaimed(id: string, claim: string): Promise<boolean> {
-      const res = await db
-        .deleteFrom('chunked_uploads')
-        .where('id', '=', id)
-        .where('status', '=', 'completing')
-        .where('claim', '=', claim)
-        .executeTakeFirst();
-      return Number(res.numDeletedRows) === 1;
+      const deleted = await deleteReleasing((trx) =>
+        trx
+          .deleteFrom('chunked_uploads')
+          .where('id', '=', id)
+          .where('status', '=', 'completing')
+          .where('claim', '=', claim)
+          .returning(['user_id', 'reserved', 'status'])
+          .execute(),
+      );
+      return deleted.length === 1;
     },
 
     /** Expired sessions, but none whose completion claim is fresher than claimStaleBefore. */
@@ -293,13 +379,15 @@ export function createChunkedUploadsRepository(db: Db) {
      * claimed it since it was read): its status as it was deleted, or null when it was spared.
      */
     async deleteExpired(id: string, claimStaleBefore: string): Promise<{ status: string } | null> {
-      const row = await db
-        .deleteFrom('chunked_uploads')
-        .where('id', '=', id)
-        .where(sweepable(claimStaleBefore))
-        .returning('status')
-        .executeTakeFirst();
-      return row ?? null;
+      const [row] = await deleteReleasing((trx) =>
+        trx
+          .deleteFrom('chunked_uploads')
+          .where('id', '=', id)
+          .where(sweepable(claimStaleBefore))
+          .returning(['user_id', 'reserved', 'status'])
+          .execute(),
+      );
+      return row ? { status: row.status } : null;
     },
   };
 }

@@ -11,17 +11,13 @@ const ChunkFields = ChunkForm.pick({ uploadId: true, chunkIndex: true });
 export function chunkedUploadsRoutes(deps: {
   chunked: ChunkedUploadsService;
   present: UploadPresenter;
-  /** Whether the user's uploads that do not say are public (their preference). */
-  defaultPublic: (userId: string) => Promise<boolean>;
 }) {
   const { chunked, present } = deps;
 
   return [
-    route(API.chunkedInit, async ({ auth, body }) => {
-      const isPublic = body.isPublic ?? (await deps.defaultPublic(auth.user.id));
-      const session = await chunked.init(auth.user, { ...body, isPublic });
-      return toChunkInitResponse(session);
-    }),
+    route(API.chunkedInit, async ({ auth, body }) =>
+      toChunkInitResponse(await chunked.init(auth.user, body)),
+    ),
 
     route(API.chunkedChunk, async ({ request, reply, auth, query }) => {
       const part = await readMultipartFile(request, reply, {

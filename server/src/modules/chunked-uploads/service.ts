@@ -13,7 +13,7 @@
  */
 import crypto from 'node:crypto';
 import { pipeline, Transform, type Readable } from 'node:stream';
-import { cleanDisplayName, expectedChunkCount } from '@upshot/contract';
+import { chargedBytes, cleanDisplayName, expectedChunkCount } from '@upshot/contract';
 import type { ChunkedUploadRow, UploadRow } from '../../db/schema.ts';
 import {
   ConflictError,
@@ -26,7 +26,7 @@ import { newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
 import type { UploadsService } from '../uploads/index.ts';
-import type { Viewer } from '../users/index.ts';
+import type { Viewer } from '../../lib/caller.ts';
 import type { ChunkedUploadsRepository } from './repository.ts';
 
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
@@ -116,7 +116,8 @@ export function createChunkedUploadsService(deps: {
         mimeType: string;
         totalSize: number;
         totalChunks: number;
-        isPublic: boolean;
+        /** Unsaid: as the owner's preference says. */
+        isPublic?: boolean;
       },
     ): Promise<ChunkedUploadRow> {
       if (input.totalSize > deps.maxUploadBytes) {
@@ -130,10 +131,14 @@ export function createChunkedUploadsService(deps: {
           `totalChunks must be ${expected} for a ${input.totalSize}-byte file in ${deps.chunkSize}-byte chunks`,
         );
       }
-      const remaining = await uploads.remainingQuota(owner.id);
-      if (input.totalSize > remaining) {
-        throw new PayloadTooLargeError(`Storage quota exceeded: ${formatBytes(remaining)} left`);
-      }
+      const quotaExceeded = async () =>
+        new PayloadTooLargeError(
+          `Storage quota exceeded: ${formatBytes(await uploads.remainingQuota(owner.id))} left`,
+        );
+      // The whole charge is reserved as the session opens; this look first spares the store a
+      // multipart upload that could not fit.
+      const reserved = chargedBytes(input.totalSize);
+      if (reserved > (await uploads.remainingQuota(owner.id))) throw await quotaExceeded();
       const filename = cleanDisplayName(input.filename);
       const storageKey = objectKey('u', newStorageId());
       const now = clock.now();
@@ -145,14 +150,17 @@ export function createChunkedUploadsService(deps: {
         total_size: input.totalSize,
         total_chunks: input.totalChunks,
         chunk_size: deps.chunkSize,
-        is_public: input.isPublic ? (1 as const) : (0 as const),
+        is_public: (await uploads.isPublic(owner, input.isPublic)) ? (1 as const) : (0 as const),
         storage_key: storageKey,
         multipart_id: await storage.createMultipart(storageKey),
         created_at: now.toISOString(),
         expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
       };
-      await sessions.insert(row);
-      return { ...row, status: 'open', claim: null, claimed_at: null, upload_id: null };
+      if ((await sessions.insert(row, reserved)) === 'quota') {
+        await storage.abortMultipart(row.multipart_id, storageKey).catch(() => undefined);
+        throw await quotaExceeded();
+      }
+      return { ...row, status: 'open', claim: null, claimed_at: null, upload_id: null, reserved };
     },
 
     /**
@@ -189,8 +197,9 @@ export function createChunkedUploadsService(deps: {
       const held = heldWhileWriting(uploadId, index, writer);
       // pipeline() passes on an error the body had before it was attached, too.
       pipeline(body, held, () => {});
+      let etag: string;
       try {
-        await storage.putPart(
+        etag = await storage.putPart(
           session.multipart_id,
           session.storage_key,
           { index, offset: index * Number(session.chunk_size), size },
@@ -206,7 +215,7 @@ export function createChunkedUploadsService(deps: {
         }
         throw err;
       }
-      if (!(await sessions.storePart(uploadId, index, writer, nowIso()))) {
+      if (!(await sessions.storePart(uploadId, index, writer, nowIso(), etag))) {
         throw new ConflictError(`Chunk ${index} was sent again meanwhile`);
       }
     },
@@ -299,6 +308,7 @@ export function createChunkedUploadsService(deps: {
           await storage.completeMultipart(
             session.multipart_id,
             session.storage_key,
+            await sessions.storedParts(uploadId),
             Number(session.total_size),
           );
         } catch (err) {

@@ -5,7 +5,7 @@ import {
   type UpdatePreferencesRequest,
 } from '@upshot/contract';
 import type { PreferencesRow } from '../../db/schema.ts';
-import type { Viewer } from '../users/index.ts';
+import type { Viewer } from '../../lib/caller.ts';
 import type { PreferencesRepository } from './repository.ts';
 
 export type PreferencesService = ReturnType<typeof createPreferencesService>;

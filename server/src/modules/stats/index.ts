@@ -2,7 +2,7 @@
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { Module } from '../module.ts';
-import type { Links } from '../uploads/index.ts';
+import type { LinkUrls } from '../links/index.ts';
 import { createStatsRepository } from './repository.ts';
 import { statsRoutes } from './routes.ts';
 import { createStatsService, type StatsService } from './service.ts';
@@ -12,12 +12,12 @@ export type { StatsService } from './service.ts';
 export function createStatsModule(deps: {
   db: Db;
   clock: Clock;
-  links: Links;
+  urls: LinkUrls;
 }): Module & { service: StatsService } {
   const service = createStatsService({ stats: createStatsRepository(deps.db), clock: deps.clock });
   return {
     name: 'stats',
-    routes: statsRoutes({ stats: service, links: deps.links }),
+    routes: statsRoutes({ stats: service, urls: deps.urls }),
     jobs: [],
     tasks: {},
     service,

@@ -1,10 +1,10 @@
 import type { AdminStats, UserStats } from '@upshot/contract';
-import type { Links } from '../uploads/index.ts';
+import type { LinkUrls } from '../links/index.ts';
 import type { StatsService } from './service.ts';
 
 export function toUserStatsResponse(
   s: Awaited<ReturnType<StatsService['forUser']>>,
-  links: Links,
+  urls: LinkUrls,
 ): UserStats {
   return {
     totalUploads: s.totals.uploads,
@@ -15,7 +15,7 @@ export function toUserStatsResponse(
       filename: r.original_filename,
       views: Number(r.views),
       shortCode: r.short_code,
-      url: links.url(r),
+      url: urls.url(r),
       isPublic: r.is_public === 1,
     })),
     fileTypeBreakdown: s.types,

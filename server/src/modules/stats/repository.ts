@@ -3,11 +3,15 @@
  * days from the summary rows the uploads repository keeps in the same transactions as the
  * uploads and views (migration 0006), lists from indexes that stop after a few rows.
  */
+import { MIN_CHARGE_BYTES } from '@upshot/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 
 export type StatsRepository = ReturnType<typeof createStatsRepository>;
 export type DayRow = { day: string; count: number; bytes: number };
+
+/** What an upload is charged against the quota, in SQL (chargedBytes of its size). */
+const charged = sql`case when size < ${sql.lit(MIN_CHARGE_BYTES)} then ${sql.lit(MIN_CHARGE_BYTES)} else size end`;
 
 export function createStatsRepository(db: Db) {
   return {
@@ -120,7 +124,7 @@ export function createStatsRepository(db: Db) {
       await db.transaction().execute(async (trx) => {
         await sql`update users set
           upload_count = (select count(*) from uploads where uploads.user_id = users.id),
-          disk_used = coalesce((select sum(size) from uploads where uploads.user_id = users.id), 0),
+          disk_used = coalesce((select sum(${charged}) from uploads where uploads.user_id = users.id), 0),
           view_count = coalesce((select sum(views) from uploads where uploads.user_id = users.id), 0)`.execute(
           trx,
         );

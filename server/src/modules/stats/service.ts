@@ -1,7 +1,7 @@
 /** The statistics of one user and of the whole instance. */
 import { STATS_DAYS, STATS_RECENT, STATS_TOP } from '@upshot/contract';
 import type { Clock } from '../../lib/clock.ts';
-import type { Viewer } from '../users/index.ts';
+import type { Viewer } from '../../lib/caller.ts';
 import type { DayRow, StatsRepository } from './repository.ts';
 
 export type StatsService = ReturnType<typeof createStatsService>;

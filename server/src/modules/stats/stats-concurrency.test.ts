@@ -58,12 +58,12 @@ describe('uploads, views and deletes at the same time', () => {
       const flushes = (async () => {
         for (let i = 0; i < 6; i++) {
           await new Promise((resolve) => setImmediate(resolve));
-          await ctx.modules.uploads.service.flushViews();
+          await ctx.modules.links.service.flushViews();
         }
       })();
       const answers = await Promise.all([...views, ...uploads, ...deletes]);
       await flushes;
-      await ctx.modules.uploads.service.flushViews();
+      await ctx.modules.links.service.flushViews();
       for (const res of answers) expect(res.statusCode, res.body).toBeLessThan(500);
       // The batches name a's 0-7 and b's 0-2 (some twice): each counted by exactly one of them.
       // a's 8 went by a single delete; a's 9 was not b's to delete.

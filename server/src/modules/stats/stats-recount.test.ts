@@ -2,6 +2,7 @@
  * The statistics' counters against a full recount of the uploads table: after a random mix of
  * uploads, views and deletes over many days, and after the stats module's rebuild.
  */
+import { MIN_CHARGE_BYTES } from '@upshot/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import {
@@ -123,7 +124,7 @@ describe('the statistics after a random mix of uploads, views and deletes', () =
       }
       if (op % 50 === 0) {
         // Every view counted, committed, on the right upload; every deleted upload gone.
-        await ctx.modules.uploads.service.flushViews();
+        await ctx.modules.links.service.flushViews();
         const now = new Map((await uploadRows(ctx)).map((u) => [u.id, Number(u.views)]));
         expect(now).toEqual(new Map([...live].map(([id, u]) => [id, u.views])));
         await expectStatsAgree(ctx, actors, admin, `after ${op} operations`);
@@ -170,12 +171,17 @@ describe('the statistics after a random mix of uploads, views and deletes', () =
     // The counters do not know of them yet.
     expect(await getJson(ctx, carol.auth, '/api/stats')).toMatchObject({
       totalUploads: 2,
-      totalSize: 500,
+      totalSize: 2 * MIN_CHARGE_BYTES,
     });
 
     await ctx.modules.stats.service.rebuild();
     const carolStats = await getJson(ctx, carol.auth, '/api/stats');
-    expect(carolStats).toMatchObject({ totalUploads: 8, totalSize: 8000, totalViews: 14 });
+    // Each of them under 4 KiB: charged one block.
+    expect(carolStats).toMatchObject({
+      totalUploads: 8,
+      totalSize: 8 * MIN_CHARGE_BYTES,
+      totalViews: 14,
+    });
     expect(carolStats.mostViewed.map((m: { filename: string }) => m.filename)).toEqual([
       'c.zip',
       'a.png',

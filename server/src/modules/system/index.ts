@@ -15,14 +15,20 @@ export function createSystemModule(deps: {
   openapi: () => Record<string, unknown>;
   metrics: { metrics: Metrics; token: string } | null;
 }): Module & { service: SystemService } {
+  const { metrics } = deps;
   const service = createSystemService({
     config: deps.config,
     repository: createSystemRepository(deps.db),
     storage: deps.storage,
+    metrics: metrics && {
+      token: metrics.token,
+      contentType: metrics.metrics.registry.contentType,
+      text: () => metrics.metrics.registry.metrics(),
+    },
   });
   return {
     name: 'system',
-    routes: systemRoutes({ system: service, openapi: deps.openapi, metrics: deps.metrics }),
+    routes: systemRoutes({ system: service, openapi: deps.openapi }),
     jobs: [],
     tasks: {},
     service,

@@ -96,7 +96,7 @@ describe('GET /api/health and /api/health/ready', () => {
     });
   });
 
-  it("logs a thumbnail the store could not give on the link request's line, with its id", async () => {
+  it('logs a thumbnail the store could not give with its upload id, and retries it', async () => {
     const { auth } = await signIn(ctx);
     const png = await sharp({
       create: { width: 40, height: 30, channels: 3, background: '#08f' },
@@ -109,17 +109,12 @@ describe('GET /api/health and /api/health/ready', () => {
         id: string;
         shortCode: string;
       };
-      const res = await ctx.app.inject({
-        method: 'GET',
-        url: `/thumb/${up.shortCode}`,
-        headers: { 'x-request-id': 'thumb-9' },
-      });
+      await ctx.background.drain();
+      const res = await ctx.app.inject({ method: 'GET', url: `/thumb/${up.shortCode}` });
       expect(res.statusCode).toBe(404);
-      expect(log.lines.find((l) => l.msg === 'could not make the thumbnail')).toMatchObject({
-        reqId: 'thumb-9',
-        uploadId: up.id,
-        err: { message: 'disk gone' },
-      });
+      expect(
+        log.lines.find((l) => l.msg === 'background task failed; it will be retried'),
+      ).toMatchObject({ task: 'upload.thumbnail', uploadId: up.id, err: { message: 'disk gone' } });
     } finally {
       storage.broken.on = false;
     }

@@ -29,8 +29,8 @@ export function tagsRoutes(deps: {
     }),
 
     route(API.tagUploads, async ({ auth, params, query }) => {
-      const { rows, total } = await uploads.list(auth.user, { ...query, tag: params.tagId });
-      return { uploads: await present.many(rows), total, page: query.page, limit: query.limit };
+      const { rows, ...page } = await uploads.list(auth.user, { ...query, tag: params.tagId });
+      return { uploads: await present.many(rows), ...page };
     }),
 
     route(API.addTagToUpload, async ({ auth, params }) => {

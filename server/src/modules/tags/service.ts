@@ -1,11 +1,11 @@
 /** The rules of tags: one user's names, unique regardless of case, on that user's uploads only. */
 import crypto from 'node:crypto';
-import { identityKey } from '@upshot/contract';
+import { identityKey, UPLOAD_TAG_LIMIT_MESSAGE, USER_TAG_LIMIT_MESSAGE } from '@upshot/contract';
 import type { TagRow } from '../../db/schema.ts';
 import { ConflictError, NotFoundError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { compareNames } from '../../lib/names.ts';
-import type { Viewer } from '../users/index.ts';
+import type { Viewer } from '../../lib/caller.ts';
 import type { TagsRepository } from './repository.ts';
 
 export type TagsService = ReturnType<typeof createTagsService>;
@@ -52,6 +52,7 @@ export function createTagsService(deps: { tags: TagsRepository; clock: Clock }) 
         created_at: clock.now().toISOString(),
       });
       if (row === 'exists') throw exists(name);
+      if (row === 'limit') throw new ConflictError(USER_TAG_LIMIT_MESSAGE);
       return row;
     },
 
@@ -66,10 +67,14 @@ export function createTagsService(deps: { tags: TagsRepository; clock: Clock }) 
       if (!(await tags.delete(id, viewer.id))) throw notFound();
     },
 
-    /** Tags one upload of the caller's (a 404 for anyone else's); doing it again changes nothing. */
+    /**
+     * Tags one upload of the caller's (a 404 for anyone else's, a 409 when it carries the most
+     * tags it may); doing it again changes nothing.
+     */
     async tagUpload(viewer: Viewer, tagId: string, uploadId: string): Promise<void> {
-      const { owned } = await attach(viewer, tagId, [uploadId]);
+      const { owned, full } = await attach(viewer, tagId, [uploadId]);
       if (owned === 0) throw new NotFoundError('Upload not found');
+      if (full > 0) throw new ConflictError(UPLOAD_TAG_LIMIT_MESSAGE);
     },
 
     async untagUpload(viewer: Viewer, tagId: string, uploadId: string): Promise<void> {
@@ -80,10 +85,13 @@ export function createTagsService(deps: { tags: TagsRepository; clock: Clock }) 
       await detach(viewer, tagId, [uploadId]);
     },
 
-    /** Ids that are not the caller's uploads are left out of both counts. */
+    /**
+     * Ids that are not the caller's uploads are left out of every count; uploads that carry the
+     * most tags they may are left as they are and counted apart.
+     */
     async batchAdd(viewer: Viewer, tagId: string, ids: string[]) {
-      const { owned, added } = await attach(viewer, tagId, ids);
-      return { addedCount: added, skippedCount: owned - added };
+      const { owned, added, full } = await attach(viewer, tagId, ids);
+      return { addedCount: added, skippedCount: owned - added - full, fullCount: full };
     },
 
     async batchRemove(viewer: Viewer, tagId: string, ids: string[]) {

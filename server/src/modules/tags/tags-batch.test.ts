@@ -43,7 +43,7 @@ describe('POST /api/uploads/batch/add-tag', () => {
     const ids = [...mine.map((u) => u.id), theirs!.id, 'no-such-upload'];
     const res = await batch(me.auth, 'add-tag', { tagId: tag.id, uploadIds: ids });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ addedCount: 3, skippedCount: 2 });
+    expect(res.json()).toEqual({ addedCount: 3, skippedCount: 2, fullCount: 0 });
     expect(await taggedIds(ctx, tag.id)).toEqual(sortedIds(mine));
     expect(await tagRowsOf(ctx, [theirs!.id])).toEqual([]);
     expect((await getUpload(ctx, other.auth, theirs!.id)).tags).toEqual([]);
@@ -56,13 +56,14 @@ describe('POST /api/uploads/batch/add-tag', () => {
     expect((await batch(me.auth, 'add-tag', { tagId: tag.id, uploadIds: ids })).json()).toEqual({
       addedCount: 0,
       skippedCount: 5,
+      fullCount: 0,
     });
     const foreign = await batch(me.auth, 'add-tag', {
       tagId: tag.id,
       uploadIds: [theirs!.id, 'unknown-1', 'unknown-2'],
     });
     expect(foreign.statusCode).toBe(200);
-    expect(foreign.json()).toEqual({ addedCount: 0, skippedCount: 0 });
+    expect(foreign.json()).toEqual({ addedCount: 0, skippedCount: 0, fullCount: 0 });
     expect(await taggedIds(ctx, tag.id)).toEqual(sortedIds(mine));
   });
 
@@ -116,7 +117,7 @@ describe('POST /api/uploads/batch/add-tag', () => {
       uploadIds: [up!.id, ...many.slice(0, 999)],
     });
     expect(most.statusCode).toBe(200);
-    expect(most.json()).toEqual({ addedCount: 1, skippedCount: 0 });
+    expect(most.json()).toEqual({ addedCount: 1, skippedCount: 0, fullCount: 0 });
   });
 });
 
@@ -136,7 +137,7 @@ describe('a batch of 1000 uploads', () => {
     const uploadIds = rows.map((r) => r.id);
     await tagUpload(ctx, auth, tag.id, uploadIds[500]!);
     const added = await batch(auth, 'add-tag', { tagId: tag.id, uploadIds });
-    expect(added.json()).toEqual({ addedCount: 999, skippedCount: 1 });
+    expect(added.json()).toEqual({ addedCount: 999, skippedCount: 1, fullCount: 0 });
     expect(await taggedIds(ctx, tag.id)).toEqual([...uploadIds].sort());
     const listed = await ctx.app.inject({
       method: 'GET',
@@ -224,7 +225,7 @@ describe('deleting uploads', () => {
     const tag = await createTag(ctx, auth, 'doomed');
     const ups = await uploads(auth, 5);
     const added = await batch(auth, 'add-tag', { tagId: tag.id, uploadIds: ups.map((u) => u.id) });
-    expect(added.json()).toEqual({ addedCount: 5, skippedCount: 0 });
+    expect(added.json()).toEqual({ addedCount: 5, skippedCount: 0, fullCount: 0 });
 
     const del = (who: Auth, ids: string[]) =>
       ctx.app.inject({

@@ -4,9 +4,12 @@
  */
 import fs from 'node:fs';
 import type { ShareXConfig } from '@upshot/contract';
+import type { Actor } from '../../lib/caller.ts';
+import type { UsersService } from '../users/index.ts';
 
 export type Download = { filename: string; contentType: string; body: string };
 export type UploaderOwner = { username: string; apiToken: string };
+export type UploaderKind = 'sharex' | 'bash' | 'powershell';
 export type UploadersService = ReturnType<typeof createUploadersService>;
 
 /**
@@ -53,7 +56,7 @@ const shellQuoted = (s: string) => s.replace(/'/g, `'\\''`);
 /** Inside '...' in PowerShell: a quote (typographic ones count too) is doubled. */
 const powershellQuoted = (s: string) => s.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q);
 
-export function createUploadersService(deps: { publicUrl: string }) {
+export function createUploadersService(deps: { publicUrl: string; users: UsersService }) {
   const { publicUrl } = deps;
   const templates = { bash: readTemplate('upshot.sh'), powershell: readTemplate('upshot.ps1') };
   const placeholders = (owner: UploaderOwner) => ({
@@ -62,8 +65,8 @@ export function createUploadersService(deps: { publicUrl: string }) {
     __UPSHOT_USERNAME__: owner.username,
   });
 
-  return {
-    sharexConfig(owner: UploaderOwner): Download {
+  const make: Record<UploaderKind, (owner: UploaderOwner) => Download> = {
+    sharex(owner) {
       const config: ShareXConfig = {
         Version: '15.0.0',
         Name: `Upshot (${owner.username} on ${new URL(publicUrl).host})`,
@@ -85,7 +88,7 @@ export function createUploadersService(deps: { publicUrl: string }) {
       };
     },
 
-    bashScript(owner: UploaderOwner): Download {
+    bash(owner) {
       return {
         filename: `upshot-${fileSafe(owner.username)}.sh`,
         contentType: 'text/x-shellscript; charset=utf-8',
@@ -93,13 +96,23 @@ export function createUploadersService(deps: { publicUrl: string }) {
       };
     },
 
-    powershellScript(owner: UploaderOwner): Download {
+    powershell(owner) {
       return {
         filename: `upshot-${fileSafe(owner.username)}.ps1`,
         contentType: 'text/plain; charset=utf-8',
         // Windows PowerShell 5.1 reads a script without a byte-order mark as the ANSI code page.
         body: `\ufeff${render(templates.powershell, placeholders(owner), powershellQuoted)}`,
       };
+    },
+  };
+
+  return {
+    /**
+     * A user's uploader of this kind, for themself or an admin (users.uploaderOwner refuses
+     * anyone else, and audits an admin's download of another's).
+     */
+    async download(actor: Actor, userId: string, kind: UploaderKind): Promise<Download> {
+      return make[kind](await deps.users.uploaderOwner(actor, userId, kind));
     },
   };
 }

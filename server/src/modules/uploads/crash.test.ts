@@ -1,6 +1,8 @@
 /**
  * kill -9 in the middle of many uploads: after a restart every upload the server acknowledged
- * is there, byte for byte, and the quota bookkeeping matches the rows, on both engines.
+ * is there, byte for byte, every row left has its whole file, the quota bookkeeping matches the
+ * rows (each charged at least one 4 KiB block) and keeps holding, and no temporary file of the
+ * killed process is left, on both engines.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -10,6 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chargedBytes } from '@upshot/contract';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../db/database.ts';
 import { childEnv, createTestDatabase, type TestDatabase } from '../../../test/context.ts';
@@ -73,8 +76,11 @@ it('keeps every acknowledged upload whole, and the quota right, across kill -9',
 
   const acknowledged = new Map<string, Buffer>(); // short code -> bytes
   let killed = false;
+  let cutOff = 0;
   const uploadOne = async (i: number) => {
-    const data = crypto.randomBytes(20_000 + ((i * 7919) % 3_000_000));
+    // Mostly files of 20 KB to 3 MB; every fifth one smaller than the 4 KiB a file is charged.
+    const size = i % 5 === 0 ? (i * 37) % 4000 : 20_000 + ((i * 7919) % 3_000_000);
+    const data = crypto.randomBytes(size);
     const form = new FormData();
     form.append('file', new Blob([data]), `file-${i}.bin`);
     try {
@@ -88,9 +94,12 @@ it('keeps every acknowledged upload whole, and the quota right, across kill -9',
           ((await res.json()) as { upload: { shortCode: string } }).upload.shortCode,
           data,
         );
+      } else {
+        cutOff += 1;
       }
     } catch {
       // cut off by the kill: not acknowledged, so it may or may not exist
+      cutOff += 1;
     }
   };
   // Four clients upload one file after another; the server dies while they are at it.
@@ -103,6 +112,8 @@ it('keeps every acknowledged upload whole, and the quota right, across kill -9',
   killed = true;
   await Promise.all(clients);
   await exited;
+  // The kill came in the middle of uploads, not between them.
+  expect(cutOff).toBeGreaterThan(0);
 
   await start();
   for (const [code, data] of acknowledged) {
@@ -120,15 +131,48 @@ it('keeps every acknowledged upload whole, and the quota right, across kill -9',
       .executeTakeFirstOrThrow();
     const rows = await handle.db
       .selectFrom('uploads')
-      .select(['size', 'storage_key'])
+      .select(['size', 'storage_key', 'sha256'])
       .where('user_id', '=', user.id)
       .execute();
     expect(rows.length).toBeGreaterThanOrEqual(acknowledged.size);
-    expect(Number(user.disk_used)).toBe(rows.reduce((sum, r) => sum + Number(r.size), 0));
+    const charged = rows.reduce((sum, r) => sum + chargedBytes(Number(r.size)), 0);
+    expect(Number(user.disk_used)).toBe(charged);
     expect(Number(user.upload_count)).toBe(rows.length);
+    // Every row, acknowledged or not, has its whole file: the size, and the digest when known.
     for (const r of rows) {
-      expect(fs.statSync(path.join(dataDir, 'files', r.storage_key)).size).toBe(Number(r.size));
+      const bytes = fs.readFileSync(path.join(dataDir, 'files', r.storage_key));
+      expect(bytes.length).toBe(Number(r.size));
+      if (r.sha256) {
+        expect(crypto.createHash('sha256').update(bytes).digest('hex')).toBe(r.sha256);
+      }
     }
+    // The restarted process removed the killed one's temporary files.
+    const temporary = fs.readdirSync(path.join(dataDir, 'tmp')).filter((f) => f.endsWith('.part'));
+    expect(temporary).toEqual([]);
+
+    // And the quota keeps holding: room for 8 KiB more takes 8 KiB, not a byte past it.
+    await handle.db
+      .updateTable('users')
+      .set({ disk_quota: charged + 8192 })
+      .where('id', '=', user.id)
+      .execute();
+    const put = (size: number) => {
+      const form = new FormData();
+      form.append('file', new Blob([crypto.randomBytes(size)]), `after-${size}.bin`);
+      return fetch(`${base}/api/upload`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
+    };
+    expect((await put(8193)).status).toBe(413);
+    expect((await put(8192)).status).toBe(201);
+    const after = await handle.db
+      .selectFrom('users')
+      .select('disk_used')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(after.disk_used)).toBe(charged + 8192);
   } finally {
     await handle?.db.destroy();
   }

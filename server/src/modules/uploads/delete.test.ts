@@ -89,12 +89,12 @@ describe('deletes, in any order, beside views and vanity URLs of the same upload
     const flushes = (async () => {
       for (let i = 0; i < 6; i++) {
         await new Promise((resolve) => setImmediate(resolve));
-        await ctx.modules.uploads.service.flushViews();
+        await ctx.modules.links.service.flushViews();
       }
     })();
     const answers = await Promise.all([...views, ...vanities, ...deletes]);
     await flushes;
-    await ctx.modules.uploads.service.flushViews();
+    await ctx.modules.links.service.flushViews();
     for (const a of answers) expect(a.statusCode, a.body).toBeLessThan(500);
     const left = await ctx.handle.db
       .selectFrom('uploads')

@@ -1,25 +1,22 @@
-/** The uploads module's only door: uploads, their links, thumbnails and orphaned bytes. */
+/** The uploads module's only door: uploads, their vanity URLs, thumbnails and orphaned bytes. */
 import type { Logger } from '../../lib/logger.ts';
 import type { Db } from '../../db/database.ts';
 import type { UploadSearch } from '../../db/search.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FileHasher } from '../../lib/file-hasher.ts';
 import type { Storage } from '../../storage/storage.ts';
+import type { AuditService } from '../audit/index.ts';
 import type { Module } from '../module.ts';
-import type { Links } from './links.ts';
+import type { LinkUrls } from '../links/index.ts';
 import { createUploadPresenter, type UploadPresenter } from './presenter.ts';
 import { createOrphanSweeper, type OrphanSweeper } from './orphans.ts';
-import { noLinkCache, type LinkCache } from './link-cache.ts';
 import { createUploadsRepository } from './repository.ts';
 import { uploadsRoutes } from './routes.ts';
 import { createUploadsService, type UploadsService } from './service.ts';
 import { createThumbnailer } from './thumbnails.ts';
 
-export { createLinks, type Links } from './links.ts';
-export { createLinkCache, noLinkCache, type LinkCache } from './link-cache.ts';
 export { type UploadPresenter } from './presenter.ts';
-export { ffmpegAvailable } from './thumbnails.ts';
-export type { LinkRow } from './repository.ts';
+export { ffmpegAvailable, ffprobeBeside } from './thumbnails.ts';
 export type { UploadsService } from './service.ts';
 
 export function createUploadsModule(deps: {
@@ -27,27 +24,26 @@ export function createUploadsModule(deps: {
   search: UploadSearch;
   storage: Storage;
   clock: Clock;
-  links: Links;
+  urls: LinkUrls;
   fileHasher: FileHasher;
-  ffmpeg: string | null;
+  /** The ffmpeg and ffprobe commands for video thumbnails; null: none. */
+  video: { ffmpeg: string; ffprobe: string } | null;
   kickTasks: () => void;
   /** Whether the user's uploads that do not say are public (their preference). */
   defaultPublic: (userId: string) => Promise<boolean>;
-  /** The links kept in memory (PostgreSQL); none by default. */
-  linkCache?: LinkCache;
+  audit: AuditService;
   log: Logger;
 }): Module & {
   service: UploadsService;
   present: UploadPresenter;
   sweepOrphans: OrphanSweeper['sweep'];
-  linkCache: LinkCache;
 } {
   const { db, storage, clock, log } = deps;
-  const repository = createUploadsRepository(db, deps.search, deps.linkCache);
+  const repository = createUploadsRepository(db, deps.search);
   const thumbnails = createThumbnailer({
     storage,
     uploads: repository,
-    ffmpeg: deps.ffmpeg,
+    video: deps.video,
     log,
   });
   const service = createUploadsService({
@@ -55,21 +51,22 @@ export function createUploadsModule(deps: {
     storage,
     clock,
     fileHasher: deps.fileHasher,
-    links: deps.links,
+    urls: deps.urls,
     thumbnails,
     kickTasks: deps.kickTasks,
+    defaultPublic: deps.defaultPublic,
+    audit: deps.audit,
     onError: (err, context) => log.error({ err, ...context }, 'upload bookkeeping failed'),
   });
   const orphans = createOrphanSweeper({ uploads: repository, storage, clock, log });
-  const present = createUploadPresenter({ tagsOf: repository.tagsOf, links: deps.links, clock });
+  const present = createUploadPresenter({ tagsOf: repository.tagsOf, urls: deps.urls, clock });
   return {
     name: 'uploads',
-    routes: uploadsRoutes({ uploads: service, present, defaultPublic: deps.defaultPublic }),
+    routes: uploadsRoutes({ uploads: service, present }),
     jobs: [{ name: 'orphaned-bytes', intervalMs: 6 * 60 * 60 * 1000, run: () => orphans.sweep() }],
     tasks: service.tasks,
     service,
     present,
     sweepOrphans: orphans.sweep,
-    linkCache: deps.linkCache ?? noLinkCache,
   };
 }

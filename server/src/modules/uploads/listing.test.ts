@@ -53,7 +53,7 @@ describe('GET /api/uploads', () => {
       for (let i = 0; i < n; i++)
         await ctx.app.inject({ method: 'GET', url: `/${byName(name).shortCode}` });
     }
-    await ctx.modules.uploads.service.flushViews();
+    await ctx.modules.links.service.flushViews();
   });
 
   const list = (query: string) => listAs(auth, query);

@@ -1,9 +1,9 @@
 /**
  * Reclaims what nothing points at: stored objects (files and thumbnails) with no row, left by
  * a crash between writing bytes and their row, by a delete between a row and its bytes, or by a
- * thumbnail made while its upload was deleted; multipart uploads whose session is gone; and
- * temporary files of uploads cut off by a crash. Only what is older than a grace period, so
- * work in flight is never touched.
+ * thumbnail made while its upload was deleted; multipart uploads whose session is gone (on
+ * local disk; an S3 bucket's lifecycle rule aborts them there); and temporary files of uploads
+ * cut off by a crash. Only what is older than a grace period, so work in flight is never touched.
  */
 import type { Logger } from '../../lib/logger.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -45,12 +45,10 @@ export function createOrphanSweeper(deps: {
       }
       await flush();
 
-      const live = await uploads.multipartIdsInUse();
-      for await (const { multipartId, key, modifiedAt } of storage.listMultipart()) {
-        if (modifiedAt > cutoff || live.has(multipartId)) continue;
-        await storage.abortMultipart(multipartId, key ?? '');
-        removed.multiparts.push(multipartId);
-      }
+      removed.multiparts = await storage.removeAbandonedMultipart(
+        cutoff,
+        await uploads.multipartIdsInUse(),
+      );
 
       removed.temporary = await storage.removeTemporary(cutoff);
 

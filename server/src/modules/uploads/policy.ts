@@ -1,15 +1,6 @@
-/** Who may see or change an upload. */
+/** Who may change an upload (reading its bytes is the links module's gate, links/policy.ts). */
 import type { UploadRow } from '../../db/schema.ts';
-import type { Viewer } from '../users/index.ts';
-
-/** Public uploads: anyone. Private ones: their owner and administrators, nobody else. */
-export function canReadUpload(
-  viewer: Viewer | null,
-  upload: Pick<UploadRow, 'user_id' | 'is_public'>,
-): boolean {
-  if (upload.is_public === 1) return true;
-  return viewer !== null && (viewer.id === upload.user_id || viewer.role === 'admin');
-}
+import type { Viewer } from '../../lib/caller.ts';
 
 /** Changing or deleting: the owner, or an administrator. */
 export function canManageUpload(
@@ -17,4 +8,9 @@ export function canManageUpload(
   upload: Pick<UploadRow, 'user_id'>,
 ): boolean {
   return viewer !== null && (viewer.id === upload.user_id || viewer.role === 'admin');
+}
+
+/** Whose uploads the viewer may change, as a filter: null for anyone's (an administrator). */
+export function ownerManagedBy(viewer: Viewer): string | null {
+  return viewer.role === 'admin' ? null : viewer.id;
 }

@@ -2,14 +2,14 @@ import type { Tag, Upload, UploadResponse } from '@upshot/contract';
 import type { UploadRow } from '../../db/schema.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { compareNames } from '../../lib/names.ts';
-import type { Links } from './links.ts';
+import type { LinkUrls } from '../links/index.ts';
 
 /** Whether the upload has, or can still get, a thumbnail. */
 export function hasThumbnail(row: Pick<UploadRow, 'thumbnail_status'>): boolean {
   return row.thumbnail_status === 'ready' || row.thumbnail_status === 'pending';
 }
 
-export function toUploadResponse(row: UploadRow, tags: Tag[], links: Links, now: number): Upload {
+export function toUploadResponse(row: UploadRow, tags: Tag[], urls: LinkUrls, now: number): Upload {
   return {
     id: row.id,
     originalFilename: row.original_filename,
@@ -21,8 +21,8 @@ export function toUploadResponse(row: UploadRow, tags: Tag[], links: Links, now:
     isPublic: row.is_public === 1,
     createdAt: row.created_at,
     tags,
-    url: links.url(row),
-    thumbnailUrl: hasThumbnail(row) ? links.thumbnailUrl(row, now) : null,
+    url: urls.url(row),
+    thumbnailUrl: hasThumbnail(row) ? urls.thumbnailUrl(row, now) : null,
   };
 }
 
@@ -36,7 +36,7 @@ export type UploadPresenter = {
 
 export function createUploadPresenter(deps: {
   tagsOf: (uploadIds: string[]) => Promise<Map<string, Tag[]>>;
-  links: Links;
+  urls: LinkUrls;
   clock: Clock;
 }): UploadPresenter {
   const many = async (rows: UploadRow[]) => {
@@ -44,7 +44,7 @@ export function createUploadPresenter(deps: {
     const now = deps.clock.now().getTime();
     return rows.map((r) => {
       const own = (tags.get(r.id) ?? []).sort((a, b) => compareNames(a.name, b.name));
-      return toUploadResponse(r, own, deps.links, now);
+      return toUploadResponse(r, own, deps.urls, now);
     });
   };
   const one = async (row: UploadRow) => (await many([row]))[0]!;
@@ -54,7 +54,7 @@ export function createUploadPresenter(deps: {
       url: upload.url,
       message: 'File uploaded successfully',
       upload,
-      deletionUrl: deps.links.deletionUrl(row),
+      deletionUrl: deps.urls.deletionUrl(row),
     };
   };
   return { many, one, created };

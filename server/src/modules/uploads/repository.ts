@@ -2,19 +2,17 @@
  * Every SQL query on uploads and their link slugs, including the bookkeeping done in the same
  * transaction: the quota and upload count on the owner's row, and the statistics' summary rows
  * (views per user, uploads per type group, uploads and bytes per day; summaries.ts). Locks, on
- * PostgreSQL, are taken in one order, each kind in id order: uploads, then the tags they carry
+ * PostgreSQL, are taken in one order, each kind in id order: uploads, their slugs, then the tags they carry
  * (tag-queries.ts), then upload_tags rows, owners, and the owners' summary rows. Tagging takes
  * uploads, tag, upload_tags too, so concurrent changes cannot wait on each other in a cycle.
  * The tags of uploads are read here (to filter and present uploads); the tags module writes them.
  */
-import type { Sort } from '@upshot/contract';
-import type { CompiledQuery } from 'kysely';
-import { forUpdate, prepared, uniqueViolation, type Db } from '../../db/database.ts';
+import { chargedBytes, type Sort } from '@upshot/contract';
+import { forUpdate, uniqueViolation, type Db } from '../../db/database.ts';
+import { offsetOf, type Page, type PageQuery } from '../../db/paging.ts';
 import { MANY_MATCHES, tagSearchText, type UploadSearch } from '../../db/search.ts';
 import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
 import { enqueueTask } from '../../jobs/tasks-repository.ts';
-import { turnBatcher } from '../../lib/turn-batcher.ts';
-import { noLinkCache, type LinkCache } from './link-cache.ts';
 import { addToSummaries, byKey } from './summaries.ts';
 import { releaseTags, tagOwnedBy, tagRows, tagsOf, withTag } from './tag-queries.ts';
 
@@ -25,24 +23,12 @@ export type ListFilter = {
   /** A tag of the user's. */
   tagId?: string;
   sort: Sort;
-  offset: number;
-  limit: number;
 };
 
 export type UploadsRepository = ReturnType<typeof createUploadsRepository>;
 
-/** What serving a link needs of its upload. */
-export type LinkRow = Pick<
-  UploadRow,
-  | 'id'
-  | 'user_id'
-  | 'is_public'
-  | 'mime_type'
-  | 'original_filename'
-  | 'created_at'
-  | 'size'
-  | 'storage_key'
->;
+/** Rolls back a vanity URL's change when its slug may not be taken. */
+class SlugTaken extends Error {}
 
 /** What inserting an upload can come to, besides the new row. */
 export type InsertResult =
@@ -53,9 +39,6 @@ export type InsertResult =
   /** The short code is some upload's code or vanity URL already: draw another. */
   | 'code-taken';
 
-/** The most slugs one lookup query names. */
-const LINK_BATCH = 128;
-
 const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']> = {
   newest: ['created_at', 'desc'],
   oldest: ['created_at', 'asc'],
@@ -64,74 +47,20 @@ const SORT_ORDER: Record<Sort, ['created_at' | 'size' | 'views', 'asc' | 'desc']
   'most-viewed': ['views', 'desc'],
 };
 
-export function createUploadsRepository(
-  db: Db,
-  search: UploadSearch,
-  linkCache: LinkCache = noLinkCache,
-) {
-  // The links' lookup, built and compiled once per size of its list of slugs (powers of two,
-  // the list padded with its last slug): it runs for every download, where building and
-  // compiling a query cost as much as running it. Only its parameters change, and on
-  // PostgreSQL each connection prepares it once.
-  const linkQueries = new Map<number, CompiledQuery<LinkRow & { slug: string }>>();
-  const linkQuery = (size: number) => {
-    let query = linkQueries.get(size);
-    if (!query) {
-      query = db
-        .selectFrom('slugs')
-        .innerJoin('uploads', 'uploads.id', 'slugs.upload_id')
-        .select([
-          'slugs.slug',
-          'uploads.id',
-          'uploads.user_id',
-          'uploads.is_public',
-          'uploads.mime_type',
-          'uploads.original_filename',
-          'uploads.created_at',
-          'uploads.size',
-          'uploads.storage_key',
-        ])
-        .where(
-          'slugs.slug',
-          'in',
-          Array.from({ length: size }, (_, i) => String(i)),
-        )
-        .compile();
-      if (query.parameters.length !== size) throw new Error('one parameter per slug');
-      query = prepared(query);
-      linkQueries.set(size, query);
-    }
-    return query;
-  };
-
-  /** The uploads behind these (lower-cased) slugs: one indexed query per LINK_BATCH slugs. */
-  async function findLinks(slugs: string[]): Promise<Map<string, LinkRow>> {
-    const found = new Map<string, LinkRow>();
-    for (let i = 0; i < slugs.length; i += LINK_BATCH) {
-      const some = slugs.slice(i, i + LINK_BATCH);
-      const size = 2 ** Math.ceil(Math.log2(some.length));
-      const parameters = [...some, ...Array<string>(size - some.length).fill(some.at(-1)!)];
-      const query: CompiledQuery<LinkRow & { slug: string }> = { ...linkQuery(size), parameters };
-      const { rows } = await db.executeQuery(query);
-      for (const row of rows) found.set(row.slug, row);
-    }
-    return found;
-  }
-
-  // The lookups of the downloads that arrive in one turn of the event loop share one query
-  // (one at a time; those that arrive meanwhile share the next). Each reads the database after
-  // its request arrived; what it finds may be kept only under link-cache.ts's rules.
-  const lookUp = turnBatcher<{ slug: string; row?: LinkRow }>(async (items) => {
-    const rows = await findLinks([...new Set(items.map((item) => item.slug))]);
-    for (const item of items) item.row = rows.get(item.slug);
-  });
-
+export function createUploadsRepository(db: Db, search: UploadSearch) {
   return {
     /**
      * Inserts the row, its short code in the slug namespace, and the tasks it needs (kinds),
-     * and charges its size to the owner, in one transaction: all or nothing.
+     * and charges it to the owner (chargedBytes of its size), in one transaction: all or nothing.
+     * The charge must fit beside what is used and what open chunked sessions reserve; an upload
+     * made `fromSession` (a completion: the row has its session's id) takes that session's
+     * reservation instead.
      */
-    async insertCharged(row: NewUploadRow, tasks: string[]): Promise<InsertResult> {
+    async insertCharged(
+      row: NewUploadRow,
+      tasks: string[],
+      options: { fromSession?: boolean } = {},
+    ): Promise<InsertResult> {
       try {
         return await db.transaction().execute(async (trx): Promise<InsertResult> => {
           // A repeated completion finds its upload before anything is charged again.
@@ -139,19 +68,42 @@ export function createUploadsRepository(
             trx.selectFrom('uploads').selectAll().where('id', '=', row.id).executeTakeFirst();
           const before = await existing();
           if (before) return { existing: before };
+          const charge = chargedBytes(Number(row.size));
+          // The session's row before its owner's: the order the chunked uploads take them in.
+          const session = options.fromSession
+            ? await forUpdate(
+                trx,
+                trx.selectFrom('chunked_uploads').select('reserved').where('id', '=', row.id),
+              ).executeTakeFirst()
+            : undefined;
+          const held = Number(session?.reserved ?? 0);
           const charged = await trx
             .updateTable('users')
             .set((eb) => ({
-              disk_used: eb('disk_used', '+', row.size),
+              disk_used: eb('disk_used', '+', charge),
+              disk_reserved: eb('disk_reserved', '-', held),
               upload_count: eb('upload_count', '+', 1),
             }))
             .where('id', '=', row.user_id)
-            .where((eb) => eb(eb('disk_used', '+', row.size), '<=', eb.ref('disk_quota')))
+            .where((eb) =>
+              eb(
+                eb(eb('disk_used', '+', charge), '+', eb(eb.ref('disk_reserved'), '-', held)),
+                '<=',
+                eb.ref('disk_quota'),
+              ),
+            )
             .executeTakeFirst();
           if (Number(charged.numUpdatedRows) !== 1) {
             // Or was it made meanwhile, by a completion racing this one?
             const made = await existing();
             return made ? { existing: made } : 'quota';
+          }
+          if (held > 0) {
+            await trx
+              .updateTable('chunked_uploads')
+              .set({ reserved: 0 })
+              .where('id', '=', row.id)
+              .execute();
           }
           const inserted = await trx
             .insertInto('uploads')
@@ -160,7 +112,12 @@ export function createUploadsRepository(
             .executeTakeFirstOrThrow();
           await trx
             .insertInto('slugs')
-            .values({ slug: row.short_code, upload_id: row.id, kind: 'code' })
+            .values({
+              slug: row.short_code,
+              upload_id: row.id,
+              kind: 'code',
+              owner_id: row.user_id,
+            })
             .execute();
           await addToSummaries(trx, row.user_id, [inserted], 1);
           for (const kind of tasks) await enqueueTask(trx, kind, row.id, row.created_at);
@@ -181,14 +138,28 @@ export function createUploadsRepository(
       }
     },
 
-    async remainingQuota(userId: string): Promise<number> {
+    /**
+     * The quota left beside what is used and reserved; `besideSession`'s own reservation counts
+     * as left (what its completion may take).
+     */
+    async remainingQuota(userId: string, besideSession?: string): Promise<number> {
       const row = await db
         .selectFrom('users')
-        .select(['disk_used', 'disk_quota'])
+        .select(['disk_used', 'disk_reserved', 'disk_quota'])
         .where('id', '=', userId)
         .executeTakeFirst();
       // A user deleted while their upload streamed has nothing left.
-      return row ? Math.max(0, Number(row.disk_quota) - Number(row.disk_used)) : 0;
+      if (!row) return 0;
+      const session = besideSession
+        ? await db
+            .selectFrom('chunked_uploads')
+            .select('reserved')
+            .where('id', '=', besideSession)
+            .executeTakeFirst()
+        : undefined;
+      const taken =
+        Number(row.disk_used) + Number(row.disk_reserved) - Number(session?.reserved ?? 0);
+      return Math.max(0, Number(row.disk_quota) - taken);
     },
 
     /** Every storage key of a user's uploads and thumbnails (to remove them with the user). */
@@ -207,50 +178,16 @@ export function createUploadsRepository(
       return db.selectFrom('uploads').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    findByShortCode(code: string): Promise<UploadRow | undefined> {
-      return db
-        .selectFrom('uploads')
-        .selectAll()
-        .where('short_code', '=', code.toLowerCase())
-        .executeTakeFirst();
-    },
-
     /**
-     * What serving needs of the upload behind a link's path segment (a vanity URL in any case,
-     * or a short code: one namespace): from this instance's memory on PostgreSQL when it keeps
-     * it (link-cache.ts), else one indexed lookup shared with the turn's other downloads.
+     * Sets or removes the vanity URL; the one it had is retired (released at `now`, still its
+     * owner's). A slug in use is 'taken'; so is a retired one, unless it is a vanity URL of the
+     * upload's owner, or one released before `freeBefore`. 'gone' when the upload is.
      */
-    async findLink(slug: string): Promise<LinkRow | undefined> {
-      const key = slug.toLowerCase();
-      const kept = linkCache.get(key);
-      if (kept) return kept;
-      const version = linkCache.version();
-      const item: { slug: string; row?: LinkRow } = { slug: key };
-      await lookUp(item);
-      if (item.row) linkCache.put(version, key, item.row);
-      return item.row;
-    },
-
-    /**
-     * Called once a change to links has committed (uploads deleted, a vanity URL set or
-     * removed, a user deleted): resolves when no instance serves what the change replaced.
-     */
-    linksChanged(): Promise<void> {
-      return linkCache.settled();
-    },
-
-    /** A link's path segment: a vanity URL (any case) or a short code, one namespace. */
-    findBySlug(slug: string): Promise<UploadRow | undefined> {
-      return db
-        .selectFrom('slugs')
-        .innerJoin('uploads', 'uploads.id', 'slugs.upload_id')
-        .selectAll('uploads')
-        .where('slugs.slug', '=', slug.toLowerCase())
-        .executeTakeFirst();
-    },
-
-    /** Sets or removes the vanity URL; 'taken' when it is another upload's slug, 'gone' when the upload is. */
-    async setVanity(id: string, vanity: string | null): Promise<UploadRow | 'taken' | 'gone'> {
+    async setVanity(
+      id: string,
+      vanity: string | null,
+      times: { now: string; freeBefore: string },
+    ): Promise<UploadRow | 'taken' | 'gone'> {
       try {
         return await db.transaction().execute(async (trx) => {
           // The upload's row first, then its slugs: the order a delete locks them in.
@@ -267,38 +204,64 @@ export function createUploadsRepository(
             .where('upload_id', '=', id)
             .execute();
           await trx
-            .deleteFrom('slugs')
+            .updateTable('slugs')
+            .set({ upload_id: null, released_at: times.now })
             .where('upload_id', '=', id)
             .where('kind', '=', 'vanity')
             .execute();
-          if (vanity !== null) {
+          if (vanity === null) return updated;
+          const slug = vanity.toLowerCase();
+          const existing = await forUpdate(
+            trx,
+            trx.selectFrom('slugs').selectAll().where('slug', '=', slug),
+          ).executeTakeFirst();
+          if (!existing) {
             await trx
               .insertInto('slugs')
-              .values({ slug: vanity.toLowerCase(), upload_id: id, kind: 'vanity' })
+              .values({ slug, upload_id: id, kind: 'vanity', owner_id: updated.user_id })
               .execute();
+            return updated;
           }
+          const free =
+            existing.upload_id === null &&
+            existing.kind === 'vanity' &&
+            (existing.owner_id === updated.user_id ||
+              (existing.released_at !== null && existing.released_at < times.freeBefore));
+          if (!free) throw new SlugTaken();
+          await trx
+            .updateTable('slugs')
+            .set({ upload_id: id, owner_id: updated.user_id, released_at: null })
+            .where('slug', '=', slug)
+            .execute();
           return updated;
         });
       } catch (err) {
-        if (uniqueViolation(err) !== null) return 'taken';
+        if (err instanceof SlugTaken || uniqueViolation(err) !== null) return 'taken';
         throw err;
       }
     },
 
     /**
-     * Records a thumbnail made for an upload that had none (or had `replaces`, whose object is
-     * gone); false when the upload is gone or another thumbnail was recorded meanwhile.
+     * Records that the vanity URLs of a user about to be deleted are given up now (their rows
+     * stay, retired, when the user's uploads go).
      */
-    async setThumbnailReady(id: string, key: string, replaces: string | null): Promise<boolean> {
+    async releaseVanitiesOf(userId: string, now: string): Promise<void> {
+      await db
+        .updateTable('slugs')
+        .set({ released_at: now })
+        .where('owner_id', '=', userId)
+        .where('kind', '=', 'vanity')
+        .where('released_at', 'is', null)
+        .execute();
+    },
+
+    /** Records the thumbnail made for a pending upload; false when the upload is gone. */
+    async setThumbnailReady(id: string, key: string): Promise<boolean> {
       const res = await db
         .updateTable('uploads')
         .set({ thumbnail_key: key, thumbnail_status: 'ready' })
         .where('id', '=', id)
-        .where((eb) =>
-          replaces === null
-            ? eb('thumbnail_status', '=', 'pending')
-            : eb('thumbnail_key', '=', replaces),
-        )
+        .where('thumbnail_status', '=', 'pending')
         .executeTakeFirst();
       return Number(res.numUpdatedRows) === 1;
     },
@@ -317,34 +280,10 @@ export function createUploadsRepository(
     },
 
     /**
-     * Adds views (upload id to count) to the uploads and to their owners' totals, in one
-     * transaction. In id order, so that the batches of several instances lock rows in the same
-     * order: the uploads first, then their owners. An upload deleted meanwhile counts nowhere.
+     * A page of the user's uploads in the sort's order. The count comes first (it decides the
+     * page's plan), so this is not pageOf's query-and-count.
      */
-    async addViews(counts: ReadonlyMap<string, number>): Promise<void> {
-      if (counts.size === 0) return;
-      await db.transaction().execute(async (trx) => {
-        const owners = new Map<string, number>();
-        for (const [id, n] of [...counts].sort(byKey)) {
-          const row = await trx
-            .updateTable('uploads')
-            .set((eb) => ({ views: eb('views', '+', n) }))
-            .where('id', '=', id)
-            .returning('user_id')
-            .executeTakeFirst();
-          if (row) owners.set(row.user_id, (owners.get(row.user_id) ?? 0) + n);
-        }
-        for (const [userId, n] of [...owners].sort(byKey)) {
-          await trx
-            .updateTable('users')
-            .set((eb) => ({ view_count: eb('view_count', '+', n) }))
-            .where('id', '=', userId)
-            .execute();
-        }
-      });
-    },
-
-    async list(filter: ListFilter): Promise<{ rows: UploadRow[]; total: number }> {
+    async list(filter: ListFilter, p: PageQuery): Promise<Page<UploadRow>> {
       const { tagId } = filter;
       // With a tag, its own rows answer the type and the search too.
       const term =
@@ -387,7 +326,8 @@ export function createUploadsRepository(
           .executeTakeFirstOrThrow();
         total = Number(row.upload_count);
       }
-      if (total === 0 || filter.offset >= total) return { rows: [], total };
+      const offset = offsetOf(p);
+      if (total === 0 || offset >= total) return { rows: [], total, ...p };
 
       const [column, direction] = SORT_ORDER[filter.sort];
       // The page's ids first, from the sort order's index alone (it holds the owner, the sort
@@ -396,8 +336,8 @@ export function createUploadsRepository(
         .select('uploads.id')
         .orderBy(column, direction)
         .orderBy('id', direction)
-        .limit(filter.limit)
-        .offset(filter.offset);
+        .limit(p.limit)
+        .offset(offset);
       const rows = await db
         .selectFrom('uploads')
         .selectAll()
@@ -405,22 +345,34 @@ export function createUploadsRepository(
         .orderBy(column, direction)
         .orderBy('id', direction)
         .execute();
-      return { rows, total };
+      return { rows, total, ...p };
     },
 
     /**
-     * Deletes the rows (only ownerId's, unless ownerId is null) and gives their bytes back to
-     * each owner's quota, in one transaction. Only what this call really deleted is refunded
+     * Deletes the rows (only ownerId's, unless ownerId is null) and gives back to each owner's
+     * quota what they were charged, in one transaction. Only what this call really deleted is refunded
      * (a concurrent delete of the same rows refunds nothing twice). Returns the deleted rows,
      * so their bytes can follow.
      */
-    async deleteMany(ids: string[], ownerId: string | null): Promise<UploadRow[]> {
+    async deleteMany(ids: string[], ownerId: string | null, now: string): Promise<UploadRow[]> {
       if (ids.length === 0) return [];
       return db.transaction().execute(async (trx) => {
         let locking = trx.selectFrom('uploads').select('id').where('id', 'in', ids);
         if (ownerId !== null) locking = locking.where('user_id', '=', ownerId);
         const locked = await forUpdate(trx, locking.orderBy('id')).execute();
         if (locked.length === 0) return [];
+        // Their slugs stay, retired (the uploads' delete sets their upload_id null); a vanity
+        // URL's release is recorded for its reservation.
+        await trx
+          .updateTable('slugs')
+          .set({ released_at: now })
+          .where(
+            'upload_id',
+            'in',
+            locked.map((r) => r.id),
+          )
+          .where('kind', '=', 'vanity')
+          .execute();
         // Their tags' rows next (then the upload_tags rows cascade): the order tagging takes.
         await releaseTags(
           trx,
@@ -441,7 +393,7 @@ export function createUploadsRepository(
           let bytes = 0;
           let views = 0;
           for (const r of owned) {
-            bytes += Number(r.size);
+            bytes += chargedBytes(Number(r.size));
             views += Number(r.views);
           }
           await trx

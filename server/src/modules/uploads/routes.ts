@@ -24,13 +24,8 @@ function html(reply: FastifyReply, status: number, body: string) {
     .send(body);
 }
 
-export function uploadsRoutes(deps: {
-  uploads: UploadsService;
-  present: UploadPresenter;
-  /** Whether the user's uploads that do not say are public (their preference). */
-  defaultPublic: (userId: string) => Promise<boolean>;
-}) {
-  const { uploads, present, defaultPublic } = deps;
+export function uploadsRoutes(deps: { uploads: UploadsService; present: UploadPresenter }) {
+  const { uploads, present } = deps;
 
   return [
     route(API.uploadFile, async ({ request, reply, auth }) => {
@@ -49,7 +44,7 @@ export function uploadsRoutes(deps: {
         mimeType: part.mimeType,
         body: part.stream,
         bodyEnd: part.finished,
-        isPublic: fields.isPublic ?? (await defaultPublic(auth.user.id)),
+        isPublic: fields.isPublic,
         // The whole request's length bounds the file's: enough to know a file will be large.
         requestBytes: declared || undefined,
       });
@@ -57,8 +52,8 @@ export function uploadsRoutes(deps: {
     }),
 
     route(API.listUploads, async ({ auth, query }) => {
-      const { rows, total } = await uploads.list(auth.user, query);
-      return { uploads: await present.many(rows), total, page: query.page, limit: query.limit };
+      const { rows, ...page } = await uploads.list(auth.user, query);
+      return { uploads: await present.many(rows), ...page };
     }),
 
     route(API.getUpload, async ({ auth, params }) =>
@@ -74,8 +69,7 @@ export function uploadsRoutes(deps: {
     ),
 
     route(API.deleteUpload, async ({ auth, params }) => {
-      await uploads.get(auth.user, params.id); // 404 for what the caller may not delete
-      await uploads.delete(auth.user, [params.id]);
+      await uploads.deleteOne(auth.user, params.id);
       return undefined;
     }),
 

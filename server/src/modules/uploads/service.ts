@@ -5,12 +5,14 @@ import {
   cleanDisplayName,
   fileTypeOf,
   isReservedPath,
+  looksLikeShortCode,
   MAX_SIMPLE_UPLOAD_BYTES,
   SHORT_CODE_ALPHABET,
   SHORT_CODE_LENGTH,
   VANITY_MAX,
   VANITY_MIN,
   VANITY_PATTERN,
+  VANITY_RESERVED_DAYS,
   type Sort,
 } from '@upshot/contract';
 import type { UploadRow } from '../../db/schema.ts';
@@ -26,20 +28,16 @@ import { newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { hashStream, INLINE_HASH_LIMIT, inlineHasher } from '../../lib/hashing.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
-import type { Viewer } from '../users/index.ts';
-import type { LinkKind, Links } from './links.ts';
-import { canManageUpload, canReadUpload } from './policy.ts';
+import type { Actor, Viewer } from '../../lib/caller.ts';
+import type { AuditService } from '../audit/index.ts';
+import type { LinkUrls } from '../links/index.ts';
+import { canManageUpload, ownerManagedBy } from './policy.ts';
 import { hasThumbnail } from './presenter.ts';
-import type { LinkRow, UploadsRepository } from './repository.ts';
+import type { UploadsRepository } from './repository.ts';
 import type { Thumbnailer } from './thumbnails.ts';
-import { createViewCounter } from './view-counter.ts';
 
 /** Background task kinds of this module. */
 export const TASKS = { sha256: 'upload.sha256', thumbnail: 'upload.thumbnail' } as const;
-/** Views are committed at most this long after they are counted (see view-counter.ts). */
-export const VIEW_FLUSH_MS = 250;
-/** The longest pause between attempts to commit views while the database refuses them. */
-const VIEW_RETRY_MAX_MS = 30_000;
 
 export function newShortCode(): string {
   const bytes = crypto.randomBytes(SHORT_CODE_LENGTH);
@@ -64,21 +62,18 @@ export function createUploadsService(deps: {
   storage: Storage;
   clock: Clock;
   fileHasher: FileHasher;
-  links: Links;
+  urls: LinkUrls;
   thumbnails: Thumbnailer;
   /** Tells the background runner that tasks are waiting. */
   kickTasks: () => void;
-  /** Where a failure that must not fail the request goes (views not committed yet). */
+  /** Whether the user's uploads that do not say are public (their preference). */
+  defaultPublic: (userId: string) => Promise<boolean>;
+  /** Where an admin's signed link, vanity change or delete of another's upload is recorded. */
+  audit: Pick<AuditService, 'onOtherUsersUploads'>;
+  /** Where a failure that must not fail the request goes (bytes not removed yet). */
   onError: (err: unknown, context: Record<string, unknown>) => void;
 }) {
-  const { uploads, storage, clock, links, thumbnails } = deps;
-  const views = createViewCounter({
-    commit: (counts) => uploads.addViews(counts),
-    onError: deps.onError,
-    intervalMs: VIEW_FLUSH_MS,
-    maxRetryMs: VIEW_RETRY_MAX_MS,
-  });
-
+  const { uploads, storage, clock, urls, thumbnails, audit } = deps;
   /** Hashes a stored upload's bytes (on the hasher's thread when it is a local file). */
   async function hashStored(id: string): Promise<void> {
     const row = await uploads.findById(id);
@@ -92,7 +87,7 @@ export function createUploadsService(deps: {
 
   async function makeThumbnail(id: string): Promise<void> {
     const row = await uploads.findById(id);
-    if (row) await thumbnails.keyFor(row);
+    if (row) await thumbnails.make(row);
   }
 
   /**
@@ -136,6 +131,7 @@ export function createUploadsService(deps: {
             created_at: clock.now().toISOString(),
           },
           tasks,
+          { fromSession: input.id !== undefined },
         );
       } catch (err) {
         // A completion keeps its assembled bytes for a retry (its session still points at
@@ -155,7 +151,8 @@ export function createUploadsService(deps: {
       if (result === 'code-taken') continue;
       if (result === 'quota') {
         await storage.delete(input.storageKey);
-        throw new PayloadTooLargeError(quotaMessage(await uploads.remainingQuota(input.owner.id)));
+        const remaining = await uploads.remainingQuota(input.owner.id, input.id);
+        throw new PayloadTooLargeError(quotaMessage(remaining));
       }
       if ('existing' in result) return { row: result.existing, created: false };
       if (tasks.length > 0) deps.kickTasks();
@@ -167,10 +164,9 @@ export function createUploadsService(deps: {
 
   /** Deletes the rows (of ownerId only, unless null), then their bytes; answers what it deleted. */
   async function remove(ids: string[], ownerId: string | null): Promise<UploadRow[]> {
-    const rows = await uploads.deleteMany(ids, ownerId);
-    // Answered once no instance serves them any more (also when another request deleted
-    // them a moment ago, and may be waiting still); their bytes go after that.
-    await uploads.linksChanged();
+    // Once the rows are gone no instance serves them (every link is read from the database);
+    // their bytes go after that.
+    const rows = await uploads.deleteMany(ids, ownerId, clock.now().toISOString());
     await Promise.all(
       rows.flatMap((r) => [
         storage.delete(r.storage_key),
@@ -178,6 +174,11 @@ export function createUploadsService(deps: {
       ]),
     );
     return rows;
+  }
+
+  /** Whether a new upload is public: as its owner asked, else as their preference says. */
+  async function isPublic(owner: Viewer, asked: boolean | undefined): Promise<boolean> {
+    return asked ?? (await deps.defaultPublic(owner.id));
   }
 
   async function get(viewer: Viewer, id: string): Promise<UploadRow> {
@@ -190,6 +191,7 @@ export function createUploadsService(deps: {
     record,
     get,
     remainingQuota: (userId: string) => uploads.remainingQuota(userId),
+    isPublic,
 
     /** Handlers of this module's background tasks. */
     tasks: {
@@ -208,7 +210,8 @@ export function createUploadsService(deps: {
       mimeType: string | undefined;
       body: Readable;
       bodyEnd: Promise<void>;
-      isPublic: boolean;
+      /** Unsaid: as the owner's preference says. */
+      isPublic: boolean | undefined;
       /** The request's Content-Length, when known: past the inline limit, hash later only. */
       requestBytes?: number;
     }): Promise<UploadRow> {
@@ -253,7 +256,7 @@ export function createUploadsService(deps: {
         mimeType: resolveMimeType(filename, input.mimeType),
         size,
         sha256: hashing?.digest() ?? null,
-        isPublic: input.isPublic,
+        isPublic: await isPublic(input.owner, input.isPublic),
         storageKey,
       });
       return row;
@@ -274,31 +277,46 @@ export function createUploadsService(deps: {
       if (query.tag && !(await uploads.tagOwnedBy(query.tag, owner.id))) {
         throw new NotFoundError('Tag not found');
       }
-      return uploads.list({
-        userId: owner.id,
-        search: query.search || undefined,
-        fileType: query.type || undefined,
-        tagId: query.tag || undefined,
-        sort: query.sort,
-        offset: (query.page - 1) * query.limit,
-        limit: query.limit,
+      return uploads.list(
+        {
+          userId: owner.id,
+          search: query.search || undefined,
+          fileType: query.type || undefined,
+          tagId: query.tag || undefined,
+          sort: query.sort,
+        },
+        { page: query.page, limit: query.limit },
+      );
+    },
+
+    /** Signed links to the file and its thumbnail (an admin's, to another's upload, audited). */
+    async accessUrls(actor: Actor, id: string) {
+      const row = await get(actor, id);
+      const signed = urls.accessUrls(row, clock.now().getTime(), hasThumbnail(row));
+      await audit.onOtherUsersUploads(actor, 'upload.link_signed', [row], {
+        expiresAt: signed.expiresAt,
       });
+      return signed;
     },
 
-    async accessUrls(viewer: Viewer, id: string) {
-      const row = await get(viewer, id);
-      return links.accessUrls(row, clock.now().getTime(), hasThumbnail(row));
-    },
-
-    async setVanity(viewer: Viewer, id: string, raw: string | null): Promise<UploadRow> {
-      await get(viewer, id);
+    /** Sets or removes the custom URL (an admin's change to another's upload is audited). */
+    async setVanity(actor: Actor, id: string, raw: string | null): Promise<UploadRow> {
+      const before = await get(actor, id);
       const vanity = raw === null ? '' : raw.trim();
+      const now = clock.now();
+      const freeBefore = new Date(now.getTime() - VANITY_RESERVED_DAYS * 24 * 60 * 60 * 1000);
       const set = async (value: string | null) => {
-        const result = await uploads.setVanity(id, value);
+        const result = await uploads.setVanity(id, value, {
+          now: now.toISOString(),
+          freeBefore: freeBefore.toISOString(),
+        });
         if (result === 'gone') throw new NotFoundError('Upload not found');
         if (result === 'taken') throw new ConflictError(`"${value}" is already taken`);
-        // The vanity URL it had stops being served before this is answered.
-        await uploads.linksChanged();
+        if (result.vanity_url !== before.vanity_url) {
+          await audit.onOtherUsersUploads(actor, 'upload.vanity_changed', [result], {
+            vanityUrl: { from: before.vanity_url, to: result.vanity_url },
+          });
+        }
         return result;
       };
       if (vanity === '') return set(null);
@@ -311,13 +329,31 @@ export function createUploadsService(deps: {
         );
       }
       if (isReservedPath(vanity)) throw new ConflictError(`"${vanity}" is reserved`);
+      // Any such slug could be a short code, now or later: a link that must never change hands.
+      if (looksLikeShortCode(vanity)) {
+        throw new ValidationError(
+          'Custom URL must not look like a short code (6 letters and digits): make it longer or add a hyphen',
+        );
+      }
       return set(vanity);
     },
 
-    /** Deletes rows first (quota given back), then their bytes; the sweep catches a crash between. */
-    async delete(viewer: Viewer, ids: string[]): Promise<number> {
-      const rows = await remove([...new Set(ids)], viewer.role === 'admin' ? null : viewer.id);
+    /**
+     * Deletes the uploads of these that the actor may delete, rows first (giving the quota
+     * back), then their bytes (the sweep catches a crash between); answers how many went. An
+     * admin's delete of another's upload is audited, one entry per upload.
+     */
+    async delete(actor: Actor, ids: string[]): Promise<number> {
+      const rows = await remove([...new Set(ids)], ownerManagedBy(actor));
+      await audit.onOtherUsersUploads(actor, 'upload.deleted', rows);
       return rows.length;
+    },
+
+    /** Deletes one upload; one the viewer may not delete, or that is gone, is a 404. */
+    async deleteOne(actor: Actor, id: string): Promise<void> {
+      const rows = await remove([id], ownerManagedBy(actor));
+      if (rows.length === 0) throw new NotFoundError('Upload not found');
+      await audit.onOtherUsersUploads(actor, 'upload.deleted', rows);
     },
 
     /**
@@ -334,14 +370,15 @@ export function createUploadsService(deps: {
 
     storageKeysOf: (userId: string) => uploads.storageKeysOf(userId),
 
-    /** After links changed elsewhere (a user deleted): resolves when no instance serves them. */
-    linksChanged: () => uploads.linksChanged(),
+    /** Before a user is deleted: their vanity URLs are given up now (reserved, then free). */
+    releaseVanitiesOf: (userId: string) =>
+      uploads.releaseVanitiesOf(userId, clock.now().toISOString()),
 
     // --- deletion links ----------------------------------------------------------------------
 
     /** The upload a deletion link names, when its signature is that upload's; else null. */
     async findForDeletionLink(id: string, signature: unknown): Promise<UploadRow | null> {
-      if (!links.verifyDeletion(id, signature)) return null;
+      if (!urls.verifyDeletion(id, signature)) return null;
       return (await uploads.findById(id)) ?? null;
     },
 
@@ -350,40 +387,9 @@ export function createUploadsService(deps: {
      * upload is gone (deleted already, by this link or otherwise).
      */
     async deleteByLink(id: string, signature: unknown): Promise<UploadRow | null> {
-      if (!links.verifyDeletion(id, signature)) return null;
+      if (!urls.verifyDeletion(id, signature)) return null;
       const [row] = await remove([id], null);
       return row ?? null;
     },
-
-    // --- for the links (serving) ------------------------------------------------------------
-
-    findLink: (slug: string) => uploads.findLink(slug),
-    findByShortCode: (code: string) => uploads.findByShortCode(code),
-
-    /** Whether this viewer, or the link's signature for this kind of resource, may read it. */
-    mayRead(
-      viewer: Viewer | null,
-      row: Pick<LinkRow, 'id' | 'user_id' | 'is_public'>,
-      kind: LinkKind,
-      signed: { expires?: unknown; signature?: unknown },
-    ): boolean {
-      if (canReadUpload(viewer, row)) return true;
-      return links.verify(kind, row.id, signed.expires, signed.signature, clock.now().getTime());
-    },
-
-    thumbnailKey: (row: UploadRow) => thumbnails.keyFor(row),
-
-    /**
-     * Counts a view of a download. It never fails nor holds up the download: views are
-     * committed in batches, within VIEW_FLUSH_MS, and kept and tried again while the database
-     * refuses them (each failure is logged).
-     */
-    countView: (id: string): void => views.count(id),
-
-    /** Commits every view counted so far; rejects when the database refuses them (they are kept). */
-    flushViews: () => views.flush(),
-
-    /** Commits what is pending and stops the timer: for the app's onClose. */
-    closeViews: () => views.close(),
   };
 }

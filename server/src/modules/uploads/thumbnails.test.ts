@@ -62,9 +62,10 @@ const png = () =>
     .toBuffer();
 
 describe('an upload whose thumbnail cannot be made', () => {
-  it('is marked failed, offers no thumbnail, and deletes cleanly (it answered 500)', async () => {
+  it('is marked failed by its task, offers no thumbnail, and deletes cleanly', async () => {
     const broken = await put('broken.png', 'image/png', Buffer.from('\x89PNG\r\n\x1a\nnot a png'));
     expect(broken.thumbnailUrl).not.toBeNull(); // a PNG may have one, until it is tried
+    await ctx.background.drain();
     expect(
       (await ctx.app.inject({ method: 'GET', url: `/thumb/${broken.shortCode}` })).statusCode,
     ).toBe(404);
@@ -141,9 +142,8 @@ describe('thumbnails made after the upload', () => {
     const before = thumbFiles().length;
     hold = true;
     const up = await put('going.png', 'image/png', await png());
-    // The background task and a request both start making it; both are held at the write.
-    const request = ctx.app.inject({ method: 'GET', url: `/thumb/${up.shortCode}` });
-    await vi.waitFor(() => expect(waiting.length).toBeGreaterThanOrEqual(1));
+    // The background task makes it and is held at the write.
+    await vi.waitFor(() => expect(waiting.length).toBe(1));
     const del = await ctx.app.inject({
       method: 'DELETE',
       url: `/api/uploads/${up.id}`,
@@ -152,9 +152,32 @@ describe('thumbnails made after the upload', () => {
     expect(del.statusCode).toBe(204);
     hold = false;
     for (const go of waiting.splice(0)) go();
-    expect((await request).statusCode).toBe(404);
     await ctx.background.drain();
     await vi.waitFor(() => expect(thumbFiles()).toHaveLength(before));
+  });
+
+  it('a request for one not made yet answers 404 and makes none', async () => {
+    await ctx.background.drain();
+    const before = thumbFiles().length;
+    hold = true;
+    try {
+      const up = await put('soon.png', 'image/png', await png());
+      await vi.waitFor(() => expect(waiting.length).toBe(1));
+      const early = await ctx.app.inject({ method: 'GET', url: `/thumb/${up.shortCode}` });
+      expect(early.statusCode).toBe(404);
+      // Only the background task's write waits: the request started no work of its own.
+      expect(waiting.length).toBe(1);
+      hold = false;
+      for (const go of waiting.splice(0)) go();
+      await ctx.background.drain();
+      expect((await statusOf(up.id)).thumbnail_status).toBe('ready');
+      const made = await ctx.app.inject({ method: 'GET', url: `/thumb/${up.shortCode}` });
+      expect(made.statusCode).toBe(200);
+      expect(thumbFiles()).toHaveLength(before + 1);
+    } finally {
+      hold = false;
+      for (const go of waiting.splice(0)) go();
+    }
   });
 });
 

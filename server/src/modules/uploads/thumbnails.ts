@@ -1,9 +1,9 @@
 /**
  * Thumbnails: a WebP of at most 400 px, made once with sharp (raster images) or from a video
- * frame grabbed by ffmpeg, kept in storage. Made by a background task after the upload, or on
- * the first request for one that is still pending. A file that cannot be thumbnailed is
- * marked failed (its listing then offers no thumbnail), and no failure here reaches beyond a
- * 404.
+ * frame grabbed by ffmpeg, kept in storage. Made only by a background task after the upload
+ * (the runner takes one task at a time per process); a request for one not made yet answers
+ * 404, so no request, anonymous or not, starts a decoder. A file that cannot be thumbnailed is
+ * marked failed (its listing then offers no thumbnail).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { Readable } from 'node:stream';
@@ -15,6 +15,14 @@ import { objectKey, type Storage } from '../../storage/storage.ts';
 import type { UploadsRepository } from './repository.ts';
 
 export const THUMBNAIL_MAX_PX = 400;
+/** The most pixels a source image or video frame may have: sharp's default limit, for both. */
+export const MAX_SOURCE_PIXELS = 100_000_000;
+/**
+ * The address space each ffmpeg or ffprobe child may use. Past it an allocation fails and the
+ * child exits: a 4K frame needs about a tenth of it; a frame past MAX_SOURCE_PIXELS is refused
+ * before any is allocated, and this bounds what a decoder that ignores that limit could take.
+ */
+const CHILD_MEMORY_KIB = 1024 * 1024;
 
 const RASTER = new Set([
   'image/jpeg',
@@ -43,7 +51,7 @@ class UndecodableError extends Error {}
 
 async function toWebp(input: Readable): Promise<Buffer> {
   const sharp = await (sharpLoading ??= import('sharp').then((m) => m.default));
-  const transformer = sharp({ failOn: 'error', limitInputPixels: 100_000_000 })
+  const transformer = sharp({ failOn: 'error', limitInputPixels: MAX_SOURCE_PIXELS })
     .rotate()
     .resize(THUMBNAIL_MAX_PX, THUMBNAIL_MAX_PX, { fit: 'inside', withoutEnlargement: true })
     .webp({ quality: 80 });
@@ -79,35 +87,84 @@ const VIDEO_URL_SECONDS = 120;
 const VIDEO_FORMATS = 'mov,matroska,avi,mpegts,flv,ogg,asf,mpeg,mpegvideo';
 
 /**
- * One PNG frame from a video, or null (no frame, ffmpeg failed or took too long). The input is
- * a file, or an http(s) URL ffmpeg reads with range requests (seeking as it needs).
+ * Runs ffmpeg or ffprobe with its address space capped (the shell's ulimit, then exec), killed
+ * after FRAME_TIMEOUT_MS; resolves with its standard output (at most maxBytes) and exit code.
  */
-function grabFrame(ffmpeg: string, input: string, atSeconds: number): Promise<Buffer | null> {
-  const protocols = /^https?:\/\//.test(input) ? 'http,https,tcp,tls' : 'file';
+function runBounded(
+  command: string,
+  args: string[],
+  maxBytes: number,
+): Promise<{ code: number | null; out: Buffer }> {
   return new Promise((resolve) => {
     const child = spawn(
-      ffmpeg,
-      [
-        ...['-v', 'error', '-format_whitelist', VIDEO_FORMATS, '-protocol_whitelist', protocols],
-        ...['-ss', String(atSeconds), '-i', input],
-        ...['-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'],
-      ],
+      '/bin/sh',
+      ['-c', `ulimit -v ${CHILD_MEMORY_KIB} && exec "$0" "$@"`, command, ...args],
       { stdio: ['ignore', 'pipe', 'ignore'] },
     );
     const chunks: Buffer[] = [];
     let size = 0;
     child.stdout.on('data', (c: Buffer) => {
       size += c.length;
-      if (size > 64 * 1024 * 1024) child.kill('SIGKILL');
+      if (size > maxBytes) child.kill('SIGKILL');
       else chunks.push(c);
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), FRAME_TIMEOUT_MS);
-    child.on('error', () => resolve(null));
+    child.on('error', () => resolve({ code: null, out: Buffer.alloc(0) }));
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve(code === 0 && size > 0 ? Buffer.concat(chunks) : null);
+      resolve({ code, out: size > maxBytes ? Buffer.alloc(0) : Buffer.concat(chunks) });
     });
   });
+}
+
+/** What both tools may read an upload as, and how large a frame they may decode. */
+function inputArgs(input: string): string[] {
+  const protocols = /^https?:\/\//.test(input) ? 'http,https,tcp,tls' : 'file';
+  return [
+    ...['-v', 'error', '-threads', '1', '-max_pixels', String(MAX_SOURCE_PIXELS)],
+    ...['-format_whitelist', VIDEO_FORMATS, '-protocol_whitelist', protocols],
+  ];
+}
+
+/**
+ * The video's frame size, probed before anything is decoded for a thumbnail; null when ffprobe
+ * cannot tell (not a video it may read, or a frame past MAX_SOURCE_PIXELS, which it refuses).
+ */
+async function probeFrameSize(
+  ffprobe: string,
+  input: string,
+): Promise<{ width: number; height: number } | null> {
+  const { code, out } = await runBounded(
+    ffprobe,
+    [
+      ...inputArgs(input),
+      ...['-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0'],
+      input,
+    ],
+    4096,
+  );
+  const m = /^(\d+),(\d+)/.exec(out.toString('latin1').trim());
+  if (code !== 0 || !m) return null;
+  return { width: Number(m[1]), height: Number(m[2]) };
+}
+
+/** One PNG frame from a video, or null (no frame, ffmpeg failed or took too long). */
+async function grabFrame(ffmpeg: string, input: string, atSeconds: number): Promise<Buffer | null> {
+  const { code, out } = await runBounded(
+    ffmpeg,
+    [
+      ...inputArgs(input),
+      ...['-ss', String(atSeconds), '-i', input],
+      ...['-frames:v', '1', '-f', 'image2pipe', '-vcodec', 'png', '-'],
+    ],
+    64 * 1024 * 1024,
+  );
+  return code === 0 && out.length > 0 ? out : null;
+}
+
+/** ffprobe beside the ffmpeg command given (`ffmpeg` -> `ffprobe`, `/opt/ff/ffmpeg` -> `/opt/ff/ffprobe`). */
+export function ffprobeBeside(ffmpeg: string): string {
+  return ffmpeg.replace(/ffmpeg([^/]*)$/, 'ffprobe$1');
 }
 
 export type Thumbnailer = ReturnType<typeof createThumbnailer>;
@@ -115,77 +172,71 @@ export type Thumbnailer = ReturnType<typeof createThumbnailer>;
 export function createThumbnailer(deps: {
   storage: Storage;
   uploads: UploadsRepository;
-  ffmpeg: string | null;
+  /** The ffmpeg and ffprobe commands; null: videos get no thumbnail. */
+  video: { ffmpeg: string; ffprobe: string } | null;
   log: Logger;
 }) {
-  const { storage, uploads, ffmpeg, log } = deps;
-  // Requests for a thumbnail being made wait for the same work (per process).
-  const inFlight = new Map<string, Promise<string | null>>();
+  const { storage, uploads, video, log } = deps;
+
+  async function fromVideo(row: UploadRow): Promise<Buffer | null> {
+    if (!video) return null;
+    // ffmpeg needs its input whole: the file on local disk, or a short-lived URL straight to
+    // the object store, so a large video is never copied anywhere to grab one frame.
+    const input =
+      storage.localPath(row.storage_key) ??
+      (await storage.presignedGet(row.storage_key, {
+        expiresInSeconds: VIDEO_URL_SECONDS,
+        contentType: row.mime_type,
+        contentDisposition: 'inline',
+      }));
+    if (!input) return null;
+    const size = await probeFrameSize(video.ffprobe, input);
+    if (!size || size.width * size.height > MAX_SOURCE_PIXELS) {
+      log.info({ uploadId: row.id, size }, 'no thumbnail: not a video frame within the limits');
+      return null;
+    }
+    const frame =
+      (await grabFrame(video.ffmpeg, input, 1)) ?? (await grabFrame(video.ffmpeg, input, 0));
+    return frame ? toWebp(Readable.from([frame])) : null;
+  }
 
   async function render(row: UploadRow): Promise<Buffer | null> {
     const mime = row.mime_type.toLowerCase();
     if (RASTER.has(mime)) return toWebp(await storage.get(row.storage_key));
-    if (mime.startsWith('video/') && ffmpeg) {
-      // ffmpeg needs its input whole: the file on local disk, or a short-lived URL straight
-      // to the object store, so a large video is never copied anywhere to grab one frame.
-      const input =
-        storage.localPath(row.storage_key) ??
-        (await storage.presignedGet(row.storage_key, {
-          expiresInSeconds: VIDEO_URL_SECONDS,
-          contentType: row.mime_type,
-          contentDisposition: 'inline',
-        }));
-      if (!input) return null;
-      const frame = (await grabFrame(ffmpeg, input, 1)) ?? (await grabFrame(ffmpeg, input, 0));
-      return frame ? toWebp(Readable.from([frame])) : null;
-    }
+    if (mime.startsWith('video/')) return fromVideo(row);
     return null;
-  }
-
-  /** Makes and records the thumbnail; null when none can be made (the upload is marked failed). */
-  async function make(row: UploadRow, replaces: string | null): Promise<string | null> {
-    let webp: Buffer | null;
-    try {
-      webp = await render(row);
-    } catch (err) {
-      // Anything but an unreadable image (storage, sharp itself) is a failure to retry.
-      if (!(err instanceof UndecodableError)) throw err;
-      log.info({ uploadId: row.id, reason: err.message }, 'no thumbnail: not a readable image');
-      webp = null;
-    }
-    if (!webp) {
-      await uploads.setThumbnailFailed(row.id);
-      return null;
-    }
-    const key = objectKey('t', newStorageId());
-    await storage.put(key, Readable.from([webp]));
-    if (await uploads.setThumbnailReady(row.id, key, replaces)) return key;
-    // Deleted meanwhile, or another request recorded one first: this one belongs to nobody.
-    await storage.delete(key);
-    const current = await uploads.findById(row.id);
-    return current?.thumbnail_status === 'ready' ? current.thumbnail_key : null;
   }
 
   return {
     /** What a new upload of this type starts as. */
     initialStatus(mimeType: string): ThumbnailStatus {
       const mime = mimeType.toLowerCase();
-      return RASTER.has(mime) || (mime.startsWith('video/') && ffmpeg) ? 'pending' : 'none';
+      return RASTER.has(mime) || (mime.startsWith('video/') && video) ? 'pending' : 'none';
     },
 
-    /** The storage key of the upload's thumbnail, made now if needed; null when there is none. */
-    async keyFor(row: UploadRow): Promise<string | null> {
-      if (row.thumbnail_status === 'none' || row.thumbnail_status === 'failed') return null;
-      let replaces: string | null = null;
-      if (row.thumbnail_status === 'ready' && row.thumbnail_key) {
-        if ((await storage.size(row.thumbnail_key)) !== null) return row.thumbnail_key;
-        replaces = row.thumbnail_key; // recorded, but its object is gone: make it again
+    /**
+     * Makes and records the thumbnail of a pending upload (the background task); an upload
+     * whose file cannot be thumbnailed is marked failed. A storage or sharp failure rejects,
+     * to be retried by the task.
+     */
+    async make(row: UploadRow): Promise<void> {
+      if (row.thumbnail_status !== 'pending') return;
+      let webp: Buffer | null;
+      try {
+        webp = await render(row);
+      } catch (err) {
+        if (!(err instanceof UndecodableError)) throw err;
+        log.info({ uploadId: row.id, reason: err.message }, 'no thumbnail: not a readable image');
+        webp = null;
       }
-      const running = inFlight.get(row.id);
-      if (running) return running;
-      const job = make(row, replaces).finally(() => inFlight.delete(row.id));
-      inFlight.set(row.id, job);
-      return job;
+      if (!webp) {
+        await uploads.setThumbnailFailed(row.id);
+        return;
+      }
+      const key = objectKey('t', newStorageId());
+      await storage.put(key, Readable.from([webp]));
+      // Deleted meanwhile: this one belongs to nobody.
+      if (!(await uploads.setThumbnailReady(row.id, key))) await storage.delete(key);
     },
   };
 }

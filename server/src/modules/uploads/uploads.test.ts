@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { MAX_SIMPLE_UPLOAD_BYTES } from '@upshot/contract';
+import { MAX_SIMPLE_UPLOAD_BYTES, MIN_CHARGE_BYTES } from '@upshot/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, filesUnder, type TestContext } from '../../../test/context.ts';
 import { signIn } from '../../../test/users.ts';
@@ -165,15 +165,15 @@ describe('POST /api/upload', () => {
 
   it('refuses an upload past the quota with 413 saying how much room is left, keeping nothing', async () => {
     const { user, auth } = await signIn(ctx);
-    await setQuota(user.id, 1500);
-    const first = await uploadFile(ctx, auth, { filename: 'a.bin', data: Buffer.alloc(1000) });
+    await setQuota(user.id, 15_000);
+    const first = await uploadFile(ctx, auth, { filename: 'a.bin', data: Buffer.alloc(10_000) });
     expect(first.statusCode).toBe(201);
     const before = filesUnder(filesDir()).length;
-    const second = await uploadFile(ctx, auth, { filename: 'b.bin', data: Buffer.alloc(1000) });
+    const second = await uploadFile(ctx, auth, { filename: 'b.bin', data: Buffer.alloc(10_000) });
     expect(second.statusCode).toBe(413);
-    expect(second.json().message).toBe('Storage quota exceeded: 500 Bytes left');
+    expect(second.json().message).toBe('Storage quota exceeded: 4.88 KB left');
     expect(filesUnder(filesDir()).length).toBe(before);
-    expect(await diskUsed(user.id)).toBe(1000);
+    expect(await diskUsed(user.id)).toBe(10_000);
   });
 
   it('lets only one of two concurrent uploads through when only one fits', async () => {
@@ -257,8 +257,9 @@ describe('PATCH /api/uploads/:id (vanity URL)', () => {
     const taken = await patch(a.auth, mine.id, 'SHARED-name');
     expect(taken.statusCode).toBe(409);
     expect(taken.json().message).toBe('"SHARED-name" is already taken');
+    // A short code's shape is refused before anything is looked up (dangling-links.test.ts).
     const code = await patch(a.auth, mine.id, theirs.shortCode.toUpperCase());
-    expect(code.statusCode).toBe(409);
+    expect(code.statusCode).toBe(400);
     // Setting one's own current vanity URL again is fine.
     expect((await patch(b.auth, theirs.id, 'shared-name')).statusCode).toBe(200);
   });
@@ -348,7 +349,8 @@ describe('deleting', () => {
     expect(res.json()).toEqual({ deletedCount: 3 });
     expect(filesUnder(filesDir()).length).toBe(before - 3);
     expect(await diskUsed(owner.user.id)).toBe(0);
-    expect(await diskUsed(other.user.id)).toBe(100);
+    // A file of 100 bytes is charged one 4 KiB block.
+    expect(await diskUsed(other.user.id)).toBe(MIN_CHARGE_BYTES);
 
     const empty = await ctx.app.inject({
       method: 'POST',

@@ -1,6 +1,6 @@
 import type { AdminUser, User, UserWithToken } from '@upshot/contract';
 import type { UserRow } from '../../db/schema.ts';
-import type { AuthUser } from './service.ts';
+import type { AuthUser } from '../../lib/caller.ts';
 
 export function toUserResponse(row: UserRow): User {
   return {

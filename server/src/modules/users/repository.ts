@@ -1,6 +1,7 @@
 /** Every SQL query on users, and the lock that serializes the first-admin bootstrap. */
 import { identityKey } from '@upshot/contract';
 import { uniqueViolation, type Executor } from '../../db/database.ts';
+import { pageOf, type PageQuery } from '../../db/paging.ts';
 import type { NewUserRow, UserRow } from '../../db/schema.ts';
 import { likePattern } from '../../db/search.ts';
 import { sql, type SqlBool } from 'kysely';
@@ -129,12 +130,9 @@ function usersQueries(db: Executor) {
       return Number(res.numUpdatedRows) > 0;
     },
 
-    /** A page of users, newest first, and how many match in all. */
-    async list(
-      filter: UserFilter,
-      page: { offset: number; limit: number },
-    ): Promise<{ rows: UserRow[]; total: number }> {
-      let q = db.selectFrom('users');
+    /** A page of users, newest first. */
+    list(filter: UserFilter, page: PageQuery) {
+      let q = db.selectFrom('users').selectAll();
       if (filter.search) {
         const pattern = likePattern(identityKey(filter.search));
         q = q.where(
@@ -143,17 +141,7 @@ function usersQueries(db: Executor) {
       }
       if (filter.role) q = q.where('role', '=', filter.role);
       if (filter.active !== undefined) q = q.where('is_active', '=', filter.active ? 1 : 0);
-      const [rows, count] = await Promise.all([
-        q
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute(),
-        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { rows, total: Number(count.n) };
+      return pageOf(q.orderBy('created_at', 'desc').orderBy('id', 'desc'), page);
     },
 
     /** Active administrators other than `except`. */

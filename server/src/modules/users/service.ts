@@ -1,27 +1,20 @@
-/** Users: creating them (with their API token), their credentials, and the first admin. */
+/**
+ * Users: creating them (with their API token), their credentials and tokens, the rules that
+ * keep an active administrator, and the first admin. Sign-in reads them through here;
+ * management.ts manages them for administrators.
+ */
 import crypto from 'node:crypto';
 import type { Role } from '@upshot/contract';
+import type { Actor, AuthUser, Viewer } from '../../lib/caller.ts';
 import type { UserRow } from '../../db/schema.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { decrypt, encrypt, hmacHex, randomToken, type Keys } from '../../lib/crypto.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import type { AuditService } from '../audit/index.ts';
+import { canManageAccount } from './policy.ts';
 import { toAuthUser } from './presenter.ts';
 import type { UserChanges, UserFilter, UsersQueries, UsersRepository } from './repository.ts';
-
-/** The user a request carries (request.auth): who, with what role, and whether active. */
-export type AuthUser = {
-  id: string;
-  role: Role;
-  username: string;
-  email: string;
-  isActive: boolean;
-  /** A temporary password was set: only changing it (and signing out) is allowed. */
-  mustChangePassword: boolean;
-};
-
-/** Enough of a user to decide what they may see or change. */
-export type Viewer = Pick<AuthUser, 'id' | 'role'>;
 
 export type NewUser = {
   email: string;
@@ -35,11 +28,13 @@ export type UsersService = ReturnType<typeof createUsersService>;
 
 export function createUsersService(deps: {
   users: UsersRepository;
+  /** Where an admin's read or change of another user's token is recorded. */
+  audit: AuditService;
   keys: Keys;
   clock: Clock;
   defaultQuotaBytes: number;
 }) {
-  const { users, keys, clock } = deps;
+  const { users, audit, keys, clock } = deps;
   // Unknown emails are checked against this hash so they take as long as a wrong password.
   const dummyHash = hashPassword(randomToken(16));
 
@@ -76,9 +71,8 @@ export function createUsersService(deps: {
     return row;
   }
 
-  /** Only the user themself and admins may read a user's token or change their account. */
   function mayManage(viewer: Viewer, id: string): void {
-    if (viewer.id !== id && viewer.role !== 'admin') {
+    if (!canManageAccount(viewer, id)) {
       throw new ForbiddenError('You can only do this for your own account');
     }
   }
@@ -111,15 +105,23 @@ export function createUsersService(deps: {
     /** A user by email (in its normal form), or undefined. */
     findByEmail: (email: string) => users.findByEmail(email),
 
-    /** A user as themself or an admin sees them (with their token); anyone else is refused. */
-    async getAsViewer(viewer: Viewer, id: string): Promise<UserRow> {
-      mayManage(viewer, id);
-      return get(id);
+    /**
+     * A user with their API token in clear, as themself or an admin reads them (an admin's
+     * read of another's is audited); anyone else is refused.
+     */
+    async readWithToken(actor: Actor, id: string): Promise<{ row: UserRow; apiToken: string }> {
+      mayManage(actor, id);
+      const row = await get(id);
+      await audit.onOtherUser(actor, row, 'user.token_read');
+      return { row, apiToken: decrypt(keys.tokenCipher, row.api_token_encrypted) };
     },
 
-    /** Replaces a user's API token (themself or an admin): the old one stops working at once. */
-    async regenerateApiToken(viewer: Viewer, id: string): Promise<string> {
-      mayManage(viewer, id);
+    /**
+     * Replaces a user's API token (themself or an admin, audited when it is another's): the
+     * old one stops working at once.
+     */
+    async regenerateApiToken(actor: Actor, id: string): Promise<string> {
+      mayManage(actor, id);
       const current = await get(id);
       const { token, columns } = newApiToken();
       const { api_token_encrypted: encrypted, api_token_digest: digest } = columns;
@@ -127,11 +129,18 @@ export function createUsersService(deps: {
       if (!(await users.setApiToken(id, current.api_token_digest, encrypted, digest))) {
         throw new ConflictError('The API token was replaced meanwhile; reload to see the new one');
       }
+      await audit.onOtherUser(actor, current, 'user.token_regenerated');
       return token;
     },
 
     /** A page of users (newest first) and how many match. */
-    list: (filter: UserFilter, page: { offset: number; limit: number }) => users.list(filter, page),
+    list: (filter: UserFilter, page: { page: number; limit: number }) => users.list(filter, page),
+
+    /** Every active administrator (to notify them). */
+    async activeAdmins(): Promise<UserRow[]> {
+      const { rows } = await users.list({ role: 'admin', active: true }, { page: 1, limit: 1000 });
+      return rows;
+    },
 
     /**
      * Changes a user (administrators). Deactivating or demoting the last active administrator
@@ -179,13 +188,18 @@ export function createUsersService(deps: {
       return row !== undefined && ok ? row.password_hash : null;
     },
 
-    /** What a desktop uploader is made from: the user's name and API token (themself or an admin). */
+    /**
+     * What a desktop uploader is made from: the user's name and API token (themself or an
+     * admin; an admin's download of another's is audited, with the kind of uploader).
+     */
     async uploaderOwner(
-      viewer: Viewer,
+      actor: Actor,
       id: string,
+      kind: string,
     ): Promise<{ username: string; apiToken: string }> {
-      mayManage(viewer, id);
+      mayManage(actor, id);
       const row = await get(id);
+      await audit.onOtherUser(actor, row, 'user.config_downloaded', { kind });
       return {
         username: row.username,
         apiToken: decrypt(keys.tokenCipher, row.api_token_encrypted),
@@ -216,7 +230,7 @@ export function createUsersService(deps: {
       return row ? toAuthUser(row) : null;
     },
 
-    /** The personal API token in clear, for its owner's Settings and uploader configs. */
+    /** The personal API token in clear, for its owner's Settings and desktop uploaders. */
     revealApiToken(row: Pick<UserRow, 'api_token_encrypted'>): string {
       return decrypt(keys.tokenCipher, row.api_token_encrypted);
     },

@@ -1,0 +1,41 @@
+/** What a served file may do in the browser: inline only for types that cannot script. */
+import { isMimeType } from '@upshot/contract';
+import contentDisposition from 'content-disposition';
+
+/** Applied to every served file: a sandbox with no script, no plugins, no fetches. */
+export const FILE_CSP =
+  "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'";
+
+// Not PDF: Chromium runs a PDF's JavaScript in its viewer, a page of the file's origin (the
+// app's), whatever the sandbox says.
+const INLINE_EXACT = new Set(['text/plain']);
+
+export function isInlineSafe(mimeType: string): boolean {
+  const mime = mimeType.toLowerCase();
+  if (!isMimeType(mime)) return false;
+  if (mime === 'image/svg+xml') return false;
+  return (
+    mime.startsWith('image/') ||
+    mime.startsWith('video/') ||
+    mime.startsWith('audio/') ||
+    INLINE_EXACT.has(mime)
+  );
+}
+
+/** The Content-Disposition header: inline only when the type is safe to show. */
+export function contentDispositionHeader(filename: string, inline: boolean): string {
+  return contentDisposition(filename, {
+    type: inline ? 'inline' : 'attachment',
+    // An ASCII filename= for old clients, and filename*= (RFC 5987) whenever that loses anything.
+    fallback: filename.replace(/[^\x20-\x7e]/g, '_'),
+  });
+}
+
+/** The Content-Type header: text types get a charset. */
+export function contentTypeHeader(mimeType: string): string {
+  const mime = mimeType.toLowerCase();
+  // Stored types are checked on the way in; this keeps an odd one from ever reaching a header.
+  if (!isMimeType(mime)) return 'application/octet-stream';
+  if (mime.startsWith('text/') && !mime.includes('charset')) return `${mime}; charset=utf-8`;
+  return mime;
+}

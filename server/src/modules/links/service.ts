@@ -1,0 +1,289 @@
+/**
+ * What a link answers: who may read it (mayRead), whether the client's copy is current (ETag,
+ * Last-Modified), which bytes (ranges), and the view it counts. The answer is plain data and an
+ * opened body; routes.ts writes it to the response.
+ */
+import { pipeline, Transform, type Readable } from 'node:stream';
+import type { Clock } from '../../lib/clock.ts';
+import type { Logger } from '../../lib/logger.ts';
+import type { Storage } from '../../storage/storage.ts';
+import type { Actor } from '../../lib/caller.ts';
+import type { AuditService } from '../audit/index.ts';
+import { createBodyCache } from './body-cache.ts';
+import { contentDispositionHeader, contentTypeHeader, isInlineSafe } from './content-policy.ts';
+import { parseRange } from './http-range.ts';
+import { mayRead, type SignedQuery } from './policy.ts';
+import type { LinkRow, LinksRepository } from './repository.ts';
+import type { LinkUrls } from './urls.ts';
+import { createViewCounter } from './view-counter.ts';
+
+const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
+/** How long a presigned link to a file (S3_SERVE=presigned) may be used. */
+export const PRESIGNED_SECONDS = 300;
+/** Objects up to this size are read whole (storage.read) and kept in memory; larger stream. */
+export const SMALL_BODY_BYTES = 128 * 1024;
+/** Memory for the bytes of recently served small objects. */
+const BODY_CACHE_BYTES = 32 * 1024 * 1024;
+/** Views are committed at most this long after they are counted (see view-counter.ts). */
+export const VIEW_FLUSH_MS = 250;
+/** The longest pause between attempts to commit views while the database refuses them. */
+const VIEW_RETRY_MAX_MS = 30_000;
+
+/** An opened body: whole bytes, or a stream from storage. */
+export type Body = { bytes: Buffer } | { stream: Readable };
+
+export type LinkRequest = {
+  viewer: Actor | null;
+  /** The request's logger: its lines carry the request id. */
+  log: Logger;
+  signed: SignedQuery;
+  head: boolean;
+  ifNoneMatch?: string;
+  ifModifiedSince?: string;
+  ifRange?: string;
+  range?: string;
+};
+
+export type FileMeta = {
+  etag: string;
+  lastModified: Date;
+  mimeType: string;
+  filename: string;
+  isPublic: boolean;
+  inline: boolean;
+};
+
+export type FileAnswer =
+  | { kind: 'not-found' }
+  /** S3_SERVE=presigned: the bytes come from the store, at `location`. */
+  | { kind: 'redirect'; meta: FileMeta; location: string }
+  | { kind: 'not-modified'; meta: FileMeta }
+  | { kind: 'unsatisfiable'; meta: FileMeta; size: number }
+  | {
+      kind: 'content';
+      meta: FileMeta;
+      size: number;
+      /** null: the whole file. */
+      range: { start: number; end: number } | null;
+      length: number;
+      /** null for HEAD. */
+      body: Body | null;
+    };
+
+export type ThumbnailAnswer =
+  | { kind: 'not-found' }
+  | { kind: 'not-modified'; etag: string; isPublic: boolean }
+  | { kind: 'content'; etag: string; isPublic: boolean; size: number; body: Body | null };
+
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+/** The client's copy is current (If-None-Match first, then If-Modified-Since). */
+function notModified(req: LinkRequest, etag: string, lastModified: Date): boolean {
+  if (req.ifNoneMatch !== undefined) return etagMatches(req.ifNoneMatch, etag);
+  if (!req.ifModifiedSince) return false;
+  const since = Date.parse(req.ifModifiedSince);
+  return !Number.isNaN(since) && Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
+}
+
+function isMissing(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException).code === 'ENOENT';
+}
+
+/**
+ * The stream's bytes, failing when more than `length` come, or fewer by its end: a stored object
+ * unlike its record must break the response, not end it short of (or past) its Content-Length.
+ */
+function exactly(source: Readable, length: number, key: string): Readable {
+  let seen = 0;
+  const check = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > length) done(new Error(`stored object ${key} is longer than asked`));
+      else done(null, chunk);
+    },
+    flush(done) {
+      done(seen === length ? null : new Error(`stored object ${key} is short`));
+    },
+  });
+  // Destroying the result (the client left) destroys the source too.
+  return pipeline(source, check, () => {});
+}
+
+/** An administrator opening another user's private file: their view goes to the audit log. */
+function isAudited(viewer: Actor | null, row: LinkRow): viewer is Actor {
+  return viewer?.role === 'admin' && row.is_public === 0 && viewer.id !== row.user_id;
+}
+
+function metaOf(row: LinkRow): FileMeta {
+  return {
+    // An upload's bytes never change, so its id is a strong validator.
+    etag: `"${row.id}"`,
+    lastModified: new Date(row.created_at),
+    mimeType: row.mime_type,
+    filename: row.original_filename,
+    isPublic: row.is_public === 1,
+    inline: isInlineSafe(row.mime_type),
+  };
+}
+
+export type LinksService = ReturnType<typeof createLinksService>;
+
+export function createLinksService(deps: {
+  links: LinksRepository;
+  storage: Storage;
+  urls: LinkUrls;
+  clock: Clock;
+  /** Answer GETs with a redirect to a presigned URL valid this long; off when null. */
+  presignedSeconds: number | null;
+  audit: Pick<AuditService, 'onOtherUsersUploads'>;
+  /** Where a failure to commit views goes (they are kept and tried again). */
+  onError: (err: unknown, context: Record<string, unknown>) => void;
+}) {
+  const { links, storage, urls, clock } = deps;
+  const bodies = createBodyCache(BODY_CACHE_BYTES);
+  const views = createViewCounter({
+    commit: (counts) => links.addViews(counts),
+    onError: deps.onError,
+    intervalMs: VIEW_FLUSH_MS,
+    maxRetryMs: VIEW_RETRY_MAX_MS,
+  });
+  const allowed = (
+    req: LinkRequest,
+    row: Pick<LinkRow, 'id' | 'user_id' | 'is_public'>,
+    kind: 'file' | 'thumbnail',
+  ) => mayRead({ viewer: req.viewer, upload: row, kind, signed: req.signed, urls, clock });
+
+  /**
+   * A small object's bytes come from memory (see body-cache.ts), read whole the first time; a
+   * small range of a large one is read in one call; anything else streams from storage. A
+   * stored object shorter than its record is a server error, caught before anything is sent.
+   */
+  async function openBody(
+    key: string,
+    objectSize: number,
+    start: number,
+    length: number,
+  ): Promise<Body> {
+    if (objectSize <= SMALL_BODY_BYTES) {
+      let whole = bodies.get(key);
+      if (!whole) {
+        whole = await storage.read(key, { start: 0, end: objectSize - 1 });
+        if (whole.length !== objectSize) throw new Error(`stored object ${key} is short`);
+        bodies.set(key, whole);
+      }
+      return { bytes: length === objectSize ? whole : whole.subarray(start, start + length) };
+    }
+    const range = { start, end: start + length - 1 };
+    if (length <= SMALL_BODY_BYTES) {
+      const bytes = await storage.read(key, range);
+      if (bytes.length !== length) throw new Error(`stored object ${key} is short`);
+      return { bytes };
+    }
+    return { stream: exactly(await storage.get(key, range), length, key) };
+  }
+
+  /** Whether the object exists, without a look at the store when its bytes are in memory. */
+  async function exists(key: string): Promise<boolean> {
+    return bodies.get(key) !== undefined || (await storage.size(key)) !== null;
+  }
+
+  return {
+    /** GET or HEAD /{vanity or short code}. */
+    async file(slug: string, req: LinkRequest): Promise<FileAnswer> {
+      if (!SLUG.test(slug)) return { kind: 'not-found' };
+      const row = await links.findLink(slug);
+      if (!row || !allowed(req, row, 'file')) return { kind: 'not-found' };
+      const meta = metaOf(row);
+      if (notModified(req, meta.etag, meta.lastModified)) return { kind: 'not-modified', meta };
+
+      const size = Number(row.size);
+      const rangeHeader =
+        req.ifRange === undefined || req.ifRange.trim() === meta.etag ? req.range : undefined;
+      const range = parseRange(rangeHeader, size);
+      if (range === 'unsatisfiable') return { kind: 'unsatisfiable', meta, size };
+      const start = range === 'none' ? 0 : range.start;
+      const length = range === 'none' ? size : range.end - range.start + 1;
+      // A GET from the first byte is a view (a resumed download or a seek is not); the audit
+      // entry for one, if any, is written before a byte goes.
+      const view = !req.head && start === 0;
+      if (view && isAudited(req.viewer, row)) {
+        await deps.audit.onOtherUsersUploads(req.viewer, 'upload.read', [row]);
+      }
+
+      // Access, freshness and the range are checked above; the store sends the bytes (the
+      // browser repeats its Range header to it). HEAD stays here: it costs no bytes.
+      if (deps.presignedSeconds && !req.head) {
+        const location = await storage.presignedGet(row.storage_key, {
+          expiresInSeconds: deps.presignedSeconds,
+          contentType: contentTypeHeader(meta.mimeType),
+          contentDisposition: contentDispositionHeader(meta.filename, meta.inline),
+        });
+        if (location) {
+          if (view) views.count(row.id);
+          return { kind: 'redirect', meta, location };
+        }
+      }
+
+      // The bytes are opened before a view is counted, so an upload whose bytes are gone
+      // answers as a link that does not exist.
+      let body: Body | null = null;
+      try {
+        if (req.head) {
+          if (!(await exists(row.storage_key))) return { kind: 'not-found' };
+        } else {
+          body = await openBody(row.storage_key, size, start, length);
+        }
+      } catch (err) {
+        if (isMissing(err)) return { kind: 'not-found' };
+        throw err;
+      }
+      // Counting never fails the download nor holds it up (views are committed in batches).
+      if (view) views.count(row.id);
+      return {
+        kind: 'content',
+        meta,
+        size,
+        range: range === 'none' ? null : range,
+        length,
+        body,
+      };
+    },
+
+    /**
+     * GET or HEAD /thumb/{short code}. Thumbnails are made in the background only: one not
+     * made yet, or that cannot be made, answers as none.
+     */
+    async thumbnail(code: string, req: LinkRequest): Promise<ThumbnailAnswer> {
+      const row = SLUG.test(code) ? await links.findThumbnail(code) : undefined;
+      if (!row || !allowed(req, row, 'thumbnail')) return { kind: 'not-found' };
+      const key = row.thumbnail_status === 'ready' ? row.thumbnail_key : null;
+      if (!key) return { kind: 'not-found' };
+      // A thumbnail's row does not record its size.
+      const size = bodies.get(key)?.length ?? (await storage.size(key));
+      if (size === null) return { kind: 'not-found' };
+      const isPublic = row.is_public === 1;
+      const etag = `"t-${key.split('/').pop()}"`;
+      if (etagMatches(req.ifNoneMatch, etag)) return { kind: 'not-modified', etag, isPublic };
+      if (req.head) return { kind: 'content', etag, isPublic, size, body: null };
+      try {
+        return { kind: 'content', etag, isPublic, size, body: await openBody(key, size, 0, size) };
+      } catch (err) {
+        if (isMissing(err)) return { kind: 'not-found' };
+        throw err;
+      }
+    },
+
+    /**
+     * Commits every view counted so far; rejects when the database refuses them (they are kept
+     * and tried again).
+     */
+    flushViews: () => views.flush(),
+
+    /** Commits what is pending and stops the timer: for the app's onClose. */
+    closeViews: () => views.close(),
+  };
+}
