@@ -1,14 +1,13 @@
 // A value to hand on (a temporary password, an invitation link): shown in full, selectable,
 // with a button that copies it.
 import { Check, Copy } from 'lucide-react';
-import { useId, useRef } from 'react';
+import { useRef } from 'react';
 import { useCopy } from '../lib/use-copy.ts';
+import { FormField } from './form-field.tsx';
 import { Button } from './ui/button.tsx';
 import { Input } from './ui/input.tsx';
-import { Label } from './ui/label.tsx';
 
 export function CopyField({ label, value }: { label: string; value: string }) {
-  const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const { copy, copied } = useCopy();
 
@@ -19,33 +18,33 @@ export function CopyField({ label, value }: { label: string; value: string }) {
   };
 
   return (
-    <div className="flex flex-col gap-1.5">
-      <Label htmlFor={id} className="text-xs text-muted-foreground">
-        {label}
-      </Label>
-      <div className="flex gap-2">
+    <div className="flex items-end gap-2">
+      <FormField
+        label={label}
+        className="min-w-0 flex-1 gap-1.5"
+        labelClassName="text-xs text-muted-foreground"
+      >
         <Input
           ref={input}
-          id={id}
           readOnly
           value={value}
           className="font-mono text-xs md:text-xs"
           onFocus={(event) => event.currentTarget.select()}
         />
-        <Button
-          type="button"
-          variant="outline"
-          size="icon"
-          aria-label={copied ? `${label} copied` : `Copy ${label.toLowerCase()}`}
-          onClick={() => void copyValue()}
-        >
-          {copied ? (
-            <Check aria-hidden="true" className="text-emerald-500" />
-          ) : (
-            <Copy aria-hidden="true" />
-          )}
-        </Button>
-      </div>
+      </FormField>
+      <Button
+        type="button"
+        variant="outline"
+        size="icon"
+        aria-label={copied ? `${label} copied` : `Copy ${label.toLowerCase()}`}
+        onClick={() => void copyValue()}
+      >
+        {copied ? (
+          <Check aria-hidden="true" className="text-emerald-500" />
+        ) : (
+          <Copy aria-hidden="true" />
+        )}
+      </Button>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Button } from './ui/button.tsx';
+import { LoadError } from './load-error.tsx';
 
 type Props = {
   children: ReactNode;
@@ -28,15 +28,17 @@ export class RouteErrorBoundary extends Component<Props, State> {
     const { error } = this.state;
     if (!error) return this.props.children;
     return (
-      <div
-        role="alert"
-        className="flex min-h-svh flex-col items-center justify-center gap-4 px-4 text-center"
-      >
-        <h1 className="text-xl font-semibold tracking-tight">Something went wrong</h1>
-        <p className="max-w-sm text-sm break-words text-muted-foreground">{error.message}</p>
-        <Button variant="outline" onClick={() => window.location.reload()}>
-          Reload
-        </Button>
+      <div role="alert" className="flex min-h-svh items-center justify-center px-4">
+        <LoadError
+          onRetry={() => window.location.reload()}
+          retryLabel="Reload"
+          className="border-0"
+        >
+          <h1 className="text-xl font-semibold tracking-tight text-foreground">
+            Something went wrong
+          </h1>
+          <p className="max-w-sm break-words">{error.message}</p>
+        </LoadError>
       </div>
     );
   }

@@ -1,6 +1,5 @@
 import { useId, type ReactNode } from 'react';
 import { cn } from '../lib/utils.ts';
-import { Button } from './ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './ui/card.tsx';
 
 type SectionCardProps = {
@@ -41,17 +40,5 @@ export function SectionCard({
       </CardHeader>
       <CardContent className="flex flex-col gap-4">{children}</CardContent>
     </Card>
-  );
-}
-
-/** Where a section's data would be: shown when it could not be loaded. */
-export function SectionLoadError({ onRetry }: { onRetry: () => void }) {
-  return (
-    <div className="flex flex-col items-start gap-3 rounded-lg border border-dashed p-4 text-sm text-muted-foreground sm:flex-row sm:items-center sm:justify-between">
-      <span>This section could not be loaded.</span>
-      <Button variant="outline" size="sm" onClick={onRetry}>
-        Try again
-      </Button>
-    </div>
   );
 }

@@ -95,7 +95,7 @@ type FormEndpoint = {
   [N in EndpointName]: Api[N] extends { form: object } ? N : never;
 }[EndpointName];
 
-/** Endpoints a signed-in user downloads a file from (the uploader configs and scripts). */
+/** Endpoints a signed-in user downloads a file from (the desktop uploaders: a ShareX config and scripts). */
 type DownloadEndpoint = {
   [N in EndpointName]: Api[N] extends {
     produces: readonly string[];

@@ -1,39 +1,87 @@
+import type { AccessRequest, DecideAccessRequestResponse } from '@upshot/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse } from '../test/fetch-mock.ts';
+import { renderAdmin } from '../test/admin.ts';
+import { makeAccessRequest, makeAdminUser, makeAuditEntry } from '../test/fixtures.ts';
 import {
-  fakeAdminServer,
-  makeAccessRequest,
-  renderWithAdminServer,
+  noContent,
+  refuse,
   serverError,
-} from '../test/admin-server.ts';
+  type Answer,
+  type Answers,
+  type Call,
+} from '../test/mock-api.ts';
 
-function threeRequests() {
-  return [
-    makeAccessRequest({ id: 'r1', name: 'Rita Visitor', email: 'rita@example.com' }),
-    makeAccessRequest({
-      id: 'r2',
-      name: 'Sam Approved',
-      email: 'sam@example.com',
-      status: 'approved',
-    }),
-    makeAccessRequest({
-      id: 'r3',
-      name: 'Tom Rejected',
-      email: 'tom@example.com',
-      status: 'rejected',
-    }),
-  ];
+const rita = makeAccessRequest({ id: 'r1', name: 'Rita Visitor', email: 'rita@example.com' });
+const sam = makeAccessRequest({
+  id: 'r2',
+  name: 'Sam Approved',
+  email: 'sam@example.com',
+  status: 'approved',
+});
+const tom = makeAccessRequest({
+  id: 'r3',
+  name: 'Tom Rejected',
+  email: 'tom@example.com',
+  status: 'rejected',
+});
+
+/** The list's answer for the page asked for, of `requests`. */
+function listOf(requests: AccessRequest[], { query }: Call<'listAccessRequests'>) {
+  const page = Number(query.get('page') ?? 1);
+  const limit = Number(query.get('limit') ?? 20);
+  return {
+    requests: requests.slice((page - 1) * limit, page * limit),
+    total: requests.length,
+    page,
+    limit,
+  };
 }
 
+/** What deciding a request answers: the request decided, and for an approval its new user. */
+function decided(
+  request: AccessRequest,
+  status: 'approved' | 'rejected',
+  emailSent = true,
+): DecideAccessRequestResponse {
+  const approved = status === 'approved';
+  return {
+    request: { ...request, status, decidedAt: '2025-03-06T09:30:00.000Z' },
+    user: approved ? makeAdminUser({ id: 'new1', username: 'rita', email: request.email }) : null,
+    inviteUrl: approved ? 'http://localhost/register?invite=invite-rita' : null,
+    emailSent,
+  };
+}
+
+/** The list as it stands after the decisions and deletes the test has sent. */
+function changingRequests(initial = [rita, sam, tom], emailSent = true) {
+  let requests = initial;
+  return {
+    listAccessRequests: (call) => listOf(requests, call),
+    decideAccessRequest: ({ params, body }) => {
+      const answer = decided(
+        requests.find((r) => r.id === params.id)!,
+        body.status,
+        emailSent,
+      );
+      requests = requests.map((r) => (r.id === params.id ? answer.request : r));
+      return answer;
+    },
+    deleteAccessRequest: ({ params }) => {
+      requests = requests.filter((r) => r.id !== params.id);
+      return noContent();
+    },
+  } satisfies Answers;
+}
+
+const path = (request: Request) => new URL(request.url).pathname;
 const requestsTable = () => screen.findByRole('table', { name: 'Access requests' });
 const requestRow = async (name: string) =>
   (await within(await requestsTable()).findByText(name)).closest('tr')!;
 
 describe('Admin page: Access Requests tab', () => {
   it('lists name, email, reason, date and a coloured status; approve and reject only when pending', async () => {
-    const server = fakeAdminServer({ requests: threeRequests() });
-    const { user, router } = renderWithAdminServer(server);
+    const { user, router } = renderAdmin(changingRequests());
     await user.click(await screen.findByRole('tab', { name: 'Access Requests' }));
     expect(router.state.location.search).toBe('?tab=requests');
 
@@ -44,13 +92,13 @@ describe('Admin page: Access Requests tab', () => {
         .map((cell) => cell.textContent),
     ).toEqual(['Name', 'Email', 'Reason', 'Date', 'Status', 'Actions']);
 
-    const rita = await requestRow('Rita Visitor');
-    expect(within(rita).getByText('rita@example.com')).toBeInTheDocument();
-    expect(within(rita).getByText('I make screenshots for the docs team.')).toBeInTheDocument();
-    expect(within(rita).getByText('Mar 5, 2025, 2:07 PM')).toBeInTheDocument();
-    expect(within(rita).getByText('Pending')).toHaveClass('text-amber-700');
-    expect(within(rita).getByRole('button', { name: /^Approve/ })).toBeInTheDocument();
-    expect(within(rita).getByRole('button', { name: /^Reject/ })).toBeInTheDocument();
+    const ritaRow = await requestRow('Rita Visitor');
+    expect(within(ritaRow).getByText('rita@example.com')).toBeInTheDocument();
+    expect(within(ritaRow).getByText('I make screenshots for the docs team.')).toBeInTheDocument();
+    expect(within(ritaRow).getByText('Mar 5, 2025, 2:07 PM')).toBeInTheDocument();
+    expect(within(ritaRow).getByText('Pending')).toHaveClass('text-amber-700');
+    expect(within(ritaRow).getByRole('button', { name: /^Approve/ })).toBeInTheDocument();
+    expect(within(ritaRow).getByRole('button', { name: /^Reject/ })).toBeInTheDocument();
 
     for (const [name, status, colour] of [
       ['Sam Approved', 'Approved', 'text-emerald-700'],
@@ -65,42 +113,45 @@ describe('Admin page: Access Requests tab', () => {
   });
 
   it('opens at ?tab=requests and filters by status', async () => {
-    const { user, sent } = renderWithAdminServer(
-      fakeAdminServer({ requests: threeRequests() }),
+    const { user, queries } = renderAdmin(
+      {
+        listAccessRequests: (call) => {
+          const status = call.query.get('status');
+          return listOf(
+            [rita, sam, tom].filter((r) => !status || r.status === status),
+            call,
+          );
+        },
+      },
       '/admin?tab=requests',
     );
     await requestRow('Rita Visitor');
     await user.click(screen.getByRole('radio', { name: 'Pending' }));
     await waitFor(() => expect(screen.queryByText('Sam Approved')).not.toBeInTheDocument());
-    expect(
-      new URL(sent('GET', '/api/access-requests').at(-1)!.url).searchParams.get('status'),
-    ).toBe('pending');
+    expect(queries('listAccessRequests').at(-1)?.status).toBe('pending');
     await user.click(screen.getByRole('radio', { name: 'Rejected' }));
     expect(await screen.findByText('Tom Rejected')).toBeInTheDocument();
+    expect(queries('listAccessRequests').at(-1)?.status).toBe('rejected');
   });
 
   it("approves: 'Request approved - notification email sent' and the row turns green", async () => {
-    const server = fakeAdminServer({ requests: threeRequests() });
-    const { user, sent } = renderWithAdminServer(server, '/admin?tab=requests');
+    const { user, sent, bodies } = renderAdmin(changingRequests(), '/admin?tab=requests');
     await user.click(
       within(await requestRow('Rita Visitor')).getByRole('button', { name: /^Approve/ }),
     );
     expect(
       await screen.findByText('Request approved - notification email sent'),
     ).toBeInTheDocument();
-    expect(await sent('PATCH', '/api/access-requests/r1')[0]!.json()).toEqual({
-      status: 'approved',
-    });
+    expect(sent('decideAccessRequest').map(path)).toEqual(['/api/access-requests/r1']);
+    expect(await bodies('decideAccessRequest')).toEqual([{ status: 'approved' }]);
     await waitFor(async () =>
       expect(within(await requestRow('Rita Visitor')).getByText('Approved')).toBeInTheDocument(),
     );
     expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
-    expect(server.mail.sent).toEqual([{ to: 'rita@example.com', kind: 'approved' }]);
   });
 
   it('approves without email: a warning, and the invitation link to hand over', async () => {
-    const server = fakeAdminServer({ requests: threeRequests(), mail: false });
-    const { user } = renderWithAdminServer(server, '/admin?tab=requests');
+    const { user } = renderAdmin(changingRequests([rita], false), '/admin?tab=requests');
     await user.click(
       within(await requestRow('Rita Visitor')).getByRole('button', { name: /^Approve/ }),
     );
@@ -119,24 +170,19 @@ describe('Admin page: Access Requests tab', () => {
   });
 
   it("rejects: 'Request rejected'", async () => {
-    const { user, sent } = renderWithAdminServer(
-      fakeAdminServer({ requests: threeRequests() }),
-      '/admin?tab=requests',
-    );
+    const { user, bodies } = renderAdmin(changingRequests(), '/admin?tab=requests');
     await user.click(
       within(await requestRow('Rita Visitor')).getByRole('button', { name: /^Reject/ }),
     );
     expect(await screen.findByText('Request rejected')).toBeInTheDocument();
-    expect(await sent('PATCH', '/api/access-requests/r1')[0]!.json()).toEqual({
-      status: 'rejected',
-    });
+    expect(await bodies('decideAccessRequest')).toEqual([{ status: 'rejected' }]);
+    await waitFor(async () =>
+      expect(within(await requestRow('Rita Visitor')).getByText('Rejected')).toBeInTheDocument(),
+    );
   });
 
   it('deletes any request after a confirmation', async () => {
-    const { user, sent } = renderWithAdminServer(
-      fakeAdminServer({ requests: threeRequests() }),
-      '/admin?tab=requests',
-    );
+    const { user, sent } = renderAdmin(changingRequests(), '/admin?tab=requests');
     await user.click(
       within(await requestRow('Sam Approved')).getByRole('button', { name: /^Delete/ }),
     );
@@ -144,19 +190,21 @@ describe('Admin page: Access Requests tab', () => {
     expect(confirm).toHaveTextContent(
       'Delete the request from "Sam Approved" (sam@example.com)? This cannot be undone.',
     );
-    expect(sent('DELETE', '/api/access-requests/r2')).toHaveLength(0);
+    expect(sent('deleteAccessRequest')).toHaveLength(0);
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Request deleted')).toBeInTheDocument();
+    expect(sent('deleteAccessRequest').map(path)).toEqual(['/api/access-requests/r2']);
     await waitFor(() => expect(screen.queryByText('Sam Approved')).not.toBeInTheDocument());
   });
 
   it.each([
-    ['decideAccessRequest', /^Approve/, 'Failed to approve request'],
-    ['decideAccessRequest', /^Reject/, 'Failed to reject request'],
-  ] as const)('says so when %s fails (%s)', async (endpoint, button, message) => {
-    const server = fakeAdminServer({ requests: threeRequests() });
-    server.fail[endpoint] = serverError;
-    const { user } = renderWithAdminServer(server, '/admin?tab=requests');
+    [/^Approve/, 'Failed to approve request'],
+    [/^Reject/, 'Failed to reject request'],
+  ] as const)('says so when deciding fails (%s)', async (button, message) => {
+    const { user } = renderAdmin(
+      { ...changingRequests(), decideAccessRequest: serverError() },
+      '/admin?tab=requests',
+    );
     await user.click(
       within(await requestRow('Rita Visitor')).getByRole('button', { name: button }),
     );
@@ -164,11 +212,14 @@ describe('Admin page: Access Requests tab', () => {
   });
 
   it("says 'Failed to delete request', and the server's reason for a decided request", async () => {
-    const server = fakeAdminServer({ requests: threeRequests() });
-    server.fail.deleteAccessRequest = serverError;
-    server.fail.decideAccessRequest = () =>
-      jsonResponse(409, { error: 'conflict', message: 'This request was approved already' });
-    const { user } = renderWithAdminServer(server, '/admin?tab=requests');
+    const { user } = renderAdmin(
+      {
+        ...changingRequests(),
+        deleteAccessRequest: serverError(),
+        decideAccessRequest: refuse(409, 'This request was approved already'),
+      },
+      '/admin?tab=requests',
+    );
     await user.click(
       within(await requestRow('Rita Visitor')).getByRole('button', { name: /^Delete/ }),
     );
@@ -183,26 +234,36 @@ describe('Admin page: Access Requests tab', () => {
   });
 
   it("says 'Failed to load access requests', and when there are none", async () => {
-    const server = fakeAdminServer();
-    server.fail.listAccessRequests = serverError;
-    const { user } = renderWithAdminServer(server, '/admin?tab=requests');
+    let answer: Answer<'listAccessRequests'> = serverError();
+    const { user } = renderAdmin({ listAccessRequests: () => answer }, '/admin?tab=requests');
     expect(await screen.findByText('Failed to load access requests')).toBeInTheDocument();
-    delete server.fail.listAccessRequests;
-    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(screen.getByText('The access requests could not be loaded.')).toBeInTheDocument();
+
+    answer = { requests: [], total: 0, page: 1, limit: 20 };
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('No access requests yet')).toBeInTheDocument();
   });
 });
 
 describe('Admin page: Audit Log tab', () => {
   it('lists what administrators did: when, who, action, target and details', async () => {
-    const server = fakeAdminServer({ requests: threeRequests() });
-    const { user } = renderWithAdminServer(server);
-    const bob = await screen.findByRole('row', { name: 'bob' });
-    await user.click(within(bob).getByRole('button', { name: 'Actions for bob' }));
-    await user.click(await screen.findByRole('menuitem', { name: 'Deactivate' }));
-    await screen.findByText('bob deactivated');
-
-    await user.click(screen.getByRole('tab', { name: 'Audit Log' }));
+    const { user } = renderAdmin({
+      auditLog: {
+        entries: [
+          makeAuditEntry({
+            action: 'user.updated',
+            actorUsername: 'ada',
+            targetLabel: 'bob',
+            details: { isActive: { from: true, to: false } },
+            createdAt: '2025-03-06T09:30:00.000Z',
+          }),
+        ],
+        total: 1,
+        page: 1,
+        limit: 20,
+      },
+    });
+    await user.click(await screen.findByRole('tab', { name: 'Audit Log' }));
     const table = await screen.findByRole('table', { name: 'Audit log' });
     expect(
       within(table)
@@ -217,58 +278,61 @@ describe('Admin page: Audit Log tab', () => {
   });
 
   it('pages through the log', async () => {
-    const server = fakeAdminServer();
-    for (let i = 0; i < 30; i++) {
-      server.audit.push({
-        id: `old${i}`,
-        actorId: 'admin1',
-        actorUsername: 'ada',
-        action: 'user.password_reset',
-        targetType: 'user',
-        targetId: 'u2',
-        targetLabel: `target-${i}`,
-        details: {},
-        createdAt: '2025-03-01T09:30:00.000Z',
-      });
-    }
-    const { user } = renderWithAdminServer(server, '/admin?tab=audit');
+    const entries = Array.from({ length: 30 }, (_, i) =>
+      makeAuditEntry({ id: `old${i}`, action: 'user.password_reset', targetLabel: `target-${i}` }),
+    );
+    const { user, queries } = renderAdmin(
+      {
+        auditLog: ({ query }) => {
+          const page = Number(query.get('page'));
+          const limit = Number(query.get('limit'));
+          return {
+            entries: entries.slice((page - 1) * limit, page * limit),
+            total: 30,
+            page,
+            limit,
+          };
+        },
+      },
+      '/admin?tab=audit',
+    );
     expect(await screen.findByText('target-0')).toBeInTheDocument();
     expect(screen.getByText('Page 1 of 2')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Next page' }));
     expect(await screen.findByText('target-29')).toBeInTheDocument();
     expect(screen.queryByText('target-0')).not.toBeInTheDocument();
+    expect(queries('auditLog').at(-1)?.page).toBe('2');
   });
 
   it("says 'Failed to load audit log'", async () => {
-    const server = fakeAdminServer();
-    server.fail.auditLog = serverError;
-    renderWithAdminServer(server, '/admin?tab=audit');
+    renderAdmin({ auditLog: serverError() }, '/admin?tab=audit');
     expect(await screen.findByText('Failed to load audit log')).toBeInTheDocument();
+    expect(screen.getByText('The audit log could not be loaded.')).toBeInTheDocument();
   });
 });
 
 describe('Admin page: requests in flight and the last page', () => {
   it('holds the buttons of every request being decided, not only the latest', async () => {
-    const server = fakeAdminServer({
-      requests: [
-        ...threeRequests(),
-        makeAccessRequest({ id: 'r4', name: 'Uma Waiting', email: 'uma@example.com' }),
-      ],
-    });
-    const decide = server.handlers['PATCH /api/access-requests/:id']!;
+    const uma = makeAccessRequest({ id: 'r4', name: 'Uma Waiting', email: 'uma@example.com' });
+    const requests = changingRequests([rita, sam, tom, uma]);
     const held: (() => void)[] = [];
-    server.handlers['PATCH /api/access-requests/:id'] = async (request, params) => {
-      await new Promise<void>((release) => held.push(release));
-      return decide(request, params);
-    };
-    const { user } = renderWithAdminServer(server, '/admin?tab=requests');
-    const rita = await requestRow('Rita Visitor');
-    const uma = await requestRow('Uma Waiting');
+    const { user } = renderAdmin(
+      {
+        ...requests,
+        decideAccessRequest: async (call) => {
+          await new Promise<void>((release) => held.push(release));
+          return requests.decideAccessRequest(call);
+        },
+      },
+      '/admin?tab=requests',
+    );
+    const ritaRow = await requestRow('Rita Visitor');
+    const umaRow = await requestRow('Uma Waiting');
 
-    await user.click(within(rita).getByRole('button', { name: /^Approve/ }));
-    await user.click(within(uma).getByRole('button', { name: /^Reject/ }));
+    await user.click(within(ritaRow).getByRole('button', { name: /^Approve/ }));
+    await user.click(within(umaRow).getByRole('button', { name: /^Reject/ }));
     await waitFor(() => expect(held).toHaveLength(2));
-    for (const line of [rita, uma]) {
+    for (const line of [ritaRow, umaRow]) {
       for (const name of [/^Approve/, /^Reject/, /^Delete/]) {
         expect(within(line).getByRole('button', { name })).toBeDisabled();
       }
@@ -287,7 +351,7 @@ describe('Admin page: requests in flight and the last page', () => {
     const requests = Array.from({ length: 21 }, (_, i) =>
       makeAccessRequest({ id: `r${i}`, name: `Visitor ${i}`, email: `v${i}@example.com` }),
     );
-    const { user } = renderWithAdminServer(fakeAdminServer({ requests }), '/admin?tab=requests');
+    const { user } = renderAdmin(changingRequests(requests), '/admin?tab=requests');
     await requestRow('Visitor 0');
     await user.click(screen.getByRole('button', { name: 'Next page' }));
     const last = await requestRow('Visitor 20');

@@ -3,8 +3,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { formatDate } from '../lib/format.ts';
 import { createQueryClient } from '../lib/query-client.ts';
-import { deferred, jsonResponse, mockFetch } from '../test/fetch-mock.ts';
+import { deferred } from '../test/fetch-mock.ts';
 import { makeUser } from '../test/fixtures.ts';
+import { mockApi, serverError, signIn, type Answers, type Handler } from '../test/mock-api.ts';
 import { renderApp } from '../test/render-app.tsx';
 
 /** Thirty days ending 2025-11-03, with `counts` placed on the last days (oldest first). */
@@ -76,29 +77,25 @@ const busyUser = () =>
     ]),
   });
 
-type Handler = Parameters<typeof mockFetch>[0][string];
-
 /** The signed-in app on /dashboard; the stats answered as given. */
 function renderDashboard({
   role = 'user',
-  stats = () => jsonResponse(200, busyUser()),
-  admin = () => jsonResponse(200, adminStats()),
+  stats = busyUser(),
+  admin = adminStats(),
   more = {},
 }: {
   role?: 'user' | 'admin';
-  stats?: Handler;
-  admin?: Handler;
-  more?: Parameters<typeof mockFetch>[0];
+  stats?: Handler<'stats'>;
+  admin?: Handler<'adminStats'>;
+  more?: Answers;
 } = {}) {
-  localStorage.setItem('auth_token', 'tok');
-  const network = mockFetch({
-    'GET /api/auth/me': () => jsonResponse(200, makeUser({ role, username: 'alice' })),
-    'GET /api/stats': stats,
-    'GET /api/stats/admin': admin,
+  const network = mockApi({
+    ...signIn(makeUser({ role, username: 'alice' })),
+    stats,
+    adminStats: admin,
     ...more,
   });
-  const calls = (path: string) =>
-    network.requests.filter((request) => new URL(request.url).pathname === path).length;
+  const calls = (name: 'stats' | 'adminStats') => network.sent(name).length;
   return { ...renderApp('/dashboard'), ...network, calls };
 }
 
@@ -115,12 +112,12 @@ const section = (name: string) => screen.queryByRole('region', { name });
 
 describe('Dashboard: the user part', () => {
   it('welcomes the user and shows their numbers, Images counted from the breakdown', async () => {
-    const answer = deferred<Response>();
+    const answer = deferred<UserStats>();
     renderDashboard({ stats: () => answer.promise });
     expect(await screen.findByText('Welcome back, alice')).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent('Loading...');
 
-    answer.resolve(jsonResponse(200, busyUser()));
+    answer.resolve(busyUser());
     expect((await findStat('Total Uploads')).textContent).toBe('12');
     expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
     expect(screen.getByText('3 MB stored')).toBeInTheDocument(); // their total size, under the count
@@ -130,11 +127,7 @@ describe('Dashboard: the user part', () => {
 
   it("counts 0 Images when the breakdown has no 'images'", async () => {
     renderDashboard({
-      stats: () =>
-        jsonResponse(
-          200,
-          userStats({ totalUploads: 2, fileTypeBreakdown: [{ type: 'documents', count: 2 }] }),
-        ),
+      stats: userStats({ totalUploads: 2, fileTypeBreakdown: [{ type: 'documents', count: 2 }] }),
     });
     expect((await findStat('Images')).textContent).toBe('0');
     expect(stat('Total Uploads').textContent).toBe('2');
@@ -143,14 +136,13 @@ describe('Dashboard: the user part', () => {
   it('lists the most viewed uploads in order, each name opening its file', async () => {
     const tab = { opener: {}, location: { href: '' }, close: vi.fn() };
     const open = vi.spyOn(window, 'open').mockReturnValue(tab as unknown as Window);
-    const { user } = renderDashboard({
+    const { user, sent } = renderDashboard({
       more: {
-        'GET /api/uploads/b/access-url': () =>
-          jsonResponse(200, {
-            url: 'https://share.example.com/def567?expires=1&signature=abc',
-            thumbnailUrl: null,
-            expiresAt: '2030-01-01T00:00:00.000Z',
-          }),
+        uploadAccessUrl: {
+          url: 'https://share.example.com/def567?expires=1&signature=abc',
+          thumbnailUrl: null,
+          expiresAt: '2030-01-01T00:00:00.000Z',
+        },
       },
     });
     const table = await screen.findByRole('region', { name: 'Most Viewed Uploads' });
@@ -177,6 +169,7 @@ describe('Dashboard: the user part', () => {
     await waitFor(() =>
       expect(tab.location.href).toBe('https://share.example.com/def567?expires=1&signature=abc'),
     );
+    expect(new URL(sent('uploadAccessUrl')[0]!.url).pathname).toBe('/api/uploads/b/access-url');
   });
 
   it('shows each file type with its label, count and a whole-number percentage bar', async () => {
@@ -198,7 +191,7 @@ describe('Dashboard: the user part', () => {
   });
 
   it('hides both tables when there is nothing to put in them', async () => {
-    renderDashboard({ stats: () => jsonResponse(200, userStats()) });
+    renderDashboard({ stats: userStats() });
     expect((await findStat('Total Uploads')).textContent).toBe('0');
     expect(stat('Total Views').textContent).toBe('0');
     expect(stat('Images').textContent).toBe('0');
@@ -210,11 +203,7 @@ describe('Dashboard: the user part', () => {
 
   it('shows the breakdown without the views table when nothing was viewed yet', async () => {
     renderDashboard({
-      stats: () =>
-        jsonResponse(
-          200,
-          userStats({ totalUploads: 1, fileTypeBreakdown: [{ type: 'images', count: 1 }] }),
-        ),
+      stats: userStats({ totalUploads: 1, fileTypeBreakdown: [{ type: 'images', count: 1 }] }),
     });
     expect(await screen.findByRole('region', { name: 'File Type Breakdown' })).toHaveTextContent(
       '100%',
@@ -246,12 +235,12 @@ describe('Dashboard: the user part', () => {
     const appDefaults = createQueryClient().getDefaultOptions().queries;
     queryClient.setDefaultOptions({ queries: { ...appDefaults, retry: false } });
     await screen.findByRole('region', { name: 'Most Viewed Uploads' });
-    expect(calls('/api/stats')).toBe(1);
+    expect(calls('stats')).toBe(1);
     await router.navigate('/settings');
     await screen.findByRole('heading', { name: 'Settings' });
     await router.navigate('/dashboard');
     await screen.findByRole('heading', { name: 'Dashboard' });
-    await waitFor(() => expect(calls('/api/stats')).toBe(2));
+    await waitFor(() => expect(calls('stats')).toBe(2));
   });
 });
 
@@ -264,29 +253,25 @@ describe('Dashboard: the admin part', () => {
     }
     expect(section('Most Active Users')).toBeNull();
     expect(section('Recent Activity')).toBeNull();
-    expect(calls('/api/stats/admin')).toBe(0);
+    expect(calls('adminStats')).toBe(0);
   });
 
   it("shows an admin the instance's cards and tables, and the instance's chart", async () => {
     const createdAt = '2025-11-03T09:30:00.000Z';
     renderDashboard({
       role: 'admin',
-      admin: () =>
-        jsonResponse(
-          200,
-          adminStats({
-            totalUsers: 3,
-            totalUploads: 1500,
-            totalViews: 98765,
-            totalStorage: 1.5 * 1024 ** 3,
-            mostActiveUsers: [
-              { userId: 'u2', username: 'bob', uploadCount: 40 },
-              { userId: 'u1', username: 'alice', uploadCount: 12 },
-            ],
-            recentActivity: [{ id: 'r1', filename: 'report.pdf', username: 'bob', createdAt }],
-            uploadsPerDay: days([[9, 9 * 1024]]),
-          }),
-        ),
+      admin: adminStats({
+        totalUsers: 3,
+        totalUploads: 1500,
+        totalViews: 98765,
+        totalStorage: 1.5 * 1024 ** 3,
+        mostActiveUsers: [
+          { userId: 'u2', username: 'bob', uploadCount: 40 },
+          { userId: 'u1', username: 'alice', uploadCount: 12 },
+        ],
+        recentActivity: [{ id: 'r1', filename: 'report.pdf', username: 'bob', createdAt }],
+        uploadsPerDay: days([[9, 9 * 1024]]),
+      }),
     });
     expect((await findStat('Total Users')).textContent).toBe('3');
     expect(stat('System Uploads').textContent).toBe('1,500');
@@ -336,10 +321,7 @@ describe('Dashboard: failures', () => {
   it("says 'Failed to load statistics' and offers to try again", async () => {
     let fail = true;
     const { user } = renderDashboard({
-      stats: () =>
-        fail
-          ? jsonResponse(500, { error: 'internal_error', message: 'boom' })
-          : jsonResponse(200, busyUser()),
+      stats: () => (fail ? serverError() : busyUser()),
     });
     expect(await screen.findByText('Failed to load statistics')).toBeInTheDocument();
     expect(screen.getByText('Statistics could not be loaded.')).toBeInTheDocument();
@@ -353,7 +335,7 @@ describe('Dashboard: failures', () => {
   it('keeps the user part when only the admin stats fail, with one toast', async () => {
     renderDashboard({
       role: 'admin',
-      admin: () => jsonResponse(500, { error: 'internal_error', message: 'boom' }),
+      admin: serverError(),
     });
     expect(await screen.findByText('Failed to load statistics')).toBeInTheDocument();
     expect((await findStat('Total Uploads')).textContent).toBe('12');
@@ -363,8 +345,7 @@ describe('Dashboard: failures', () => {
   });
 
   it('shows one toast when both fail', async () => {
-    const boom = () => jsonResponse(500, { error: 'internal_error', message: 'boom' });
-    renderDashboard({ role: 'admin', stats: boom, admin: boom });
+    renderDashboard({ role: 'admin', stats: serverError(), admin: serverError() });
     await waitFor(() =>
       expect(screen.getAllByText('Statistics could not be loaded.')).toHaveLength(2),
     );

@@ -1,7 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { deferred, jsonResponse, mockFetch } from '../test/fetch-mock.ts';
-import { makeUser } from '../test/fixtures.ts';
+import type { AuthResponse } from '@upshot/contract';
+import { deferred } from '../test/fetch-mock.ts';
+import { makeUser, makeUserStats } from '../test/fixtures.ts';
+import { mockApi, refuse, signIn, type Answer } from '../test/mock-api.ts';
 import { renderApp } from '../test/render-app.tsx';
 
 async function fillAndSubmit(user: ReturnType<typeof renderApp>['user']) {
@@ -12,7 +14,7 @@ async function fillAndSubmit(user: ReturnType<typeof renderApp>['user']) {
 
 describe('sign-in screen', () => {
   it('shows the texts of the brief', async () => {
-    mockFetch({});
+    mockApi({});
     renderApp('/login');
     expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
     expect(screen.getByText('Sign in to your account')).toBeInTheDocument();
@@ -28,8 +30,12 @@ describe('sign-in screen', () => {
   });
 
   it("disables the form and reads 'Signing in...' while the request runs, then signs in", async () => {
-    const login = deferred<Response>();
-    const { requests } = mockFetch({ 'POST /api/auth/login': () => login.promise });
+    const login = deferred<AuthResponse>();
+    const { bodies } = mockApi({
+      login: () => login.promise,
+      me: makeUser(),
+      stats: makeUserStats(),
+    });
     const { user, router } = renderApp('/login');
 
     await fillAndSubmit(user);
@@ -38,12 +44,11 @@ describe('sign-in screen', () => {
     expect(button).toBeDisabled();
     expect(screen.getByLabelText('Email')).toBeDisabled();
     expect(screen.getByLabelText('Password')).toBeDisabled();
-    expect(await requests[0]!.clone().json()).toEqual({
-      email: 'alice@example.com',
-      password: 'correct horse',
-    });
+    expect(await bodies('login')).toEqual([
+      { email: 'alice@example.com', password: 'correct horse' },
+    ]);
 
-    login.resolve(jsonResponse(200, { token: 'session-token', user: makeUser() }));
+    login.resolve({ token: 'session-token', user: makeUser() });
 
     expect(await screen.findByText('Welcome back!')).toBeInTheDocument();
     expect(await screen.findByText('Welcome back, alice')).toBeInTheDocument();
@@ -52,13 +57,7 @@ describe('sign-in screen', () => {
   });
 
   it("shows the server's message when sign-in fails, and re-enables the form", async () => {
-    mockFetch({
-      'POST /api/auth/login': () =>
-        jsonResponse(429, {
-          error: 'rate_limited',
-          message: 'Too many sign-in attempts. Try again in a minute.',
-        }),
-    });
+    mockApi({ login: refuse(429, 'Too many sign-in attempts. Try again in a minute.') });
     const { user, router } = renderApp('/login');
 
     await fillAndSubmit(user);
@@ -67,9 +66,12 @@ describe('sign-in screen', () => {
     const form = screen.getByRole('button', { name: /Sign in/ }).closest('form')!;
     const alert = await within(form).findByRole('alert');
     expect(alert).toHaveTextContent('Too many sign-in attempts. Try again in a minute.');
-    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
-      'Too many sign-in attempts. Try again in a minute.',
-    );
+    for (const field of [screen.getByLabelText('Email'), screen.getByLabelText('Password')]) {
+      expect(field).toHaveAccessibleDescription(
+        'Too many sign-in attempts. Try again in a minute.',
+      );
+      expect(field).toHaveAttribute('aria-invalid', 'true');
+    }
     expect(screen.getAllByText('Too many sign-in attempts. Try again in a minute.')).toHaveLength(
       2,
     );
@@ -79,15 +81,18 @@ describe('sign-in screen', () => {
   });
 
   it("falls back to 'Invalid credentials' when the error has no message", async () => {
-    mockFetch({ 'POST /api/auth/login': () => jsonResponse(500, { error: 'internal_error' }) });
+    // A 500 without a message: the body is not the server's error shape.
+    mockApi({ login: new Response(JSON.stringify({ error: 'internal_error' }), { status: 500 }) });
     const { user } = renderApp('/login');
     await fillAndSubmit(user);
     await waitFor(() => expect(screen.getAllByText('Invalid credentials')).toHaveLength(2));
   });
 
   it("falls back to 'Invalid credentials' when the network fails", async () => {
-    mockFetch({
-      'POST /api/auth/login': () => Promise.reject(new TypeError('Failed to fetch')),
+    mockApi({
+      login: (): Answer<'login'> => {
+        throw new TypeError('Failed to fetch');
+      },
     });
     const { user } = renderApp('/login');
     await fillAndSubmit(user);
@@ -96,21 +101,19 @@ describe('sign-in screen', () => {
   });
 
   it('sends a signed-in user on to the dashboard', async () => {
-    localStorage.setItem('auth_token', 'tok');
-    mockFetch({ 'GET /api/auth/me': () => jsonResponse(200, makeUser()) });
+    mockApi({ ...signIn(), stats: makeUserStats() });
     const { router } = renderApp('/login');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(await screen.findByText('Welcome back, alice')).toBeInTheDocument();
   });
 
   it('clears the error under the fields when the form is sent again', async () => {
-    const answer = deferred<Response>();
+    const answer = deferred<AuthResponse>();
     let calls = 0;
-    mockFetch({
-      'POST /api/auth/login': () =>
-        calls++ === 0
-          ? jsonResponse(401, { error: 'unauthorized', message: 'Invalid credentials' })
-          : answer.promise,
+    mockApi({
+      login: () => (calls++ === 0 ? refuse(401, 'Invalid credentials') : answer.promise),
+      me: makeUser(),
+      stats: makeUserStats(),
     });
     const { user } = renderApp('/login');
     await fillAndSubmit(user);
@@ -120,7 +123,7 @@ describe('sign-in screen', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('button', { name: 'Signing in...' })).toBeDisabled();
     expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
-    answer.resolve(jsonResponse(200, { token: 't', user: makeUser() }));
+    answer.resolve({ token: 't', user: makeUser() });
     expect(await screen.findByText('Welcome back, alice')).toBeInTheDocument();
   });
 });

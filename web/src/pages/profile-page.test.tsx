@@ -1,20 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { makeUserStats } from '../test/fixtures.ts';
+import { serverError } from '../test/mock-api.ts';
 import { currentUrl } from '../test/render-app.tsx';
-import {
-  fakeSettingsServer,
-  renderWithSettingsServer,
-  serverError,
-} from '../test/settings-server.ts';
+import { alice, renderSettings } from '../test/settings.ts';
 
 describe('Profile page', () => {
   it('shows the account: initials, username, email, role and the date joined', async () => {
-    renderWithSettingsServer(
-      fakeSettingsServer({
-        user: { username: 'alice', email: 'alice@example.com', createdAt: '2024-03-05T14:07:00Z' },
-      }),
-      '/profile',
-    );
+    renderSettings({}, '/profile', { ...alice, createdAt: '2024-03-05T14:07:00Z' });
     expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
     const main = screen.getByRole('main');
     expect(within(main).getByRole('heading', { name: 'alice' })).toBeInTheDocument();
@@ -25,13 +18,11 @@ describe('Profile page', () => {
   });
 
   it("shows the user's totals: uploads and views from the statistics, storage from the user", async () => {
-    renderWithSettingsServer(
-      fakeSettingsServer({
-        user: { diskUsed: 5 * 1024 ** 2, diskQuota: 1024 ** 3 },
-        stats: { totalUploads: 1234, totalViews: 56 },
-      }),
-      '/profile',
-    );
+    renderSettings({ stats: makeUserStats({ totalUploads: 1234, totalViews: 56 }) }, '/profile', {
+      ...alice,
+      diskUsed: 5 * 1024 ** 2,
+      diskQuota: 1024 ** 3,
+    });
     const totals = await screen.findByRole('region', { name: 'Your totals' });
     const value = (label: string) =>
       within(totals).getByText(label).closest('div')!.querySelector('dd')!.textContent;
@@ -42,15 +33,13 @@ describe('Profile page', () => {
   });
 
   it("says 'Failed to load statistics' when they cannot be loaded, and still shows the account", async () => {
-    const server = fakeSettingsServer({ stats: { totalUploads: 3 } });
-    server.fail.stats = serverError;
-    renderWithSettingsServer(server, '/profile');
+    renderSettings({ stats: serverError() }, '/profile');
     expect(await screen.findByText('Failed to load statistics')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'alice' })).toBeInTheDocument();
   });
 
   it('links to Settings and to its sections', async () => {
-    const { user, router } = renderWithSettingsServer(fakeSettingsServer(), '/profile');
+    const { user, router } = renderSettings({}, '/profile');
     const links = await screen.findByRole('navigation', { name: 'Settings' });
     expect(
       within(links)
@@ -69,7 +58,7 @@ describe('Profile page', () => {
   });
 
   it('is reached from the avatar menu', async () => {
-    const { user, router } = renderWithSettingsServer(fakeSettingsServer(), '/dashboard');
+    const { user, router } = renderSettings({}, '/dashboard');
     await user.click(await screen.findByRole('button', { name: 'Account menu' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Profile' }));
     await screen.findByRole('heading', { name: 'Profile' });

@@ -1,21 +1,32 @@
+import type { InviteInfo } from '@upshot/contract';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse } from '../test/fetch-mock.ts';
-import { fakeAdminServer, INVALID_INVITE, renderWithAdminServer } from '../test/admin-server.ts';
+import { makeUser, makeUserStats } from '../test/fixtures.ts';
+import { mockApi, refuse, type Answer, type Answers } from '../test/mock-api.ts';
+import { renderApp } from '../test/render-app.tsx';
 
-const INVITES = { 'good-code': { email: 'rita@example.com', username: 'rita' } };
-
-function invited(
-  path = '/register?invite=good-code',
-  prepare: (server: ReturnType<typeof fakeAdminServer>) => void = () => {},
-) {
-  const server = fakeAdminServer({ me: null, invites: { ...INVITES } });
-  prepare(server);
-  return { server, ...renderWithAdminServer(server, path) };
-}
-
+const INVALID_INVITE = 'This invitation is invalid or has expired';
 const TOO_MANY = 'Too many attempts, try again in a minute';
-const tooMany = () => jsonResponse(429, { error: 'rate_limited', message: TOO_MANY });
+
+const invite: InviteInfo = {
+  email: 'rita@example.com',
+  username: 'rita',
+  expiresAt: '2025-03-12T09:30:00.000Z',
+};
+const rita = makeUser({ id: 'invited1', email: 'rita@example.com', username: 'rita' });
+
+/** A visitor at /register with an invitation the server knows, unless `answers` say else. */
+function invited(answers: Answers = {}, path = '/register?invite=good-code') {
+  const network = mockApi({
+    inviteInfo: invite,
+    register: { token: 'registered-token', user: rita },
+    // Where registering lands: the dashboard, signed in.
+    me: rita,
+    stats: makeUserStats(),
+    ...answers,
+  });
+  return { ...renderApp(path), ...network };
+}
 
 async function fillPasswords(user: ReturnType<typeof invited>['user']) {
   await user.type(await screen.findByLabelText('Password'), 'long-enough-1');
@@ -24,12 +35,13 @@ async function fillPasswords(user: ReturnType<typeof invited>['user']) {
 
 describe('Registration with an invitation', () => {
   it('shows "Set your password" with the username prefilled', async () => {
-    invited();
+    const { sent } = invited();
     expect(await screen.findByRole('heading', { name: 'Set your password' })).toBeInTheDocument();
     expect(await screen.findByLabelText('Username')).toHaveValue('rita');
     expect(screen.getByText('rita@example.com')).toBeInTheDocument();
     expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password');
     expect(screen.getByLabelText('Confirm password')).toHaveAttribute('type', 'password');
+    expect(new URL(sent('inviteInfo')[0]!.url).pathname).toBe('/api/auth/invites/good-code');
   });
 
   it("checks the password with the brief's words before sending", async () => {
@@ -38,58 +50,68 @@ describe('Registration with an invitation', () => {
     await user.type(screen.getByLabelText('Confirm password'), 'short');
     await user.click(screen.getByRole('button', { name: 'Set Password' }));
     expect(screen.getByText('Password must be at least 8 characters')).toBeInTheDocument();
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
+      'Password must be at least 8 characters',
+    );
 
     await user.clear(screen.getByLabelText('Password'));
     await user.type(screen.getByLabelText('Password'), 'long-enough-1');
     expect(screen.queryByText('Password must be at least 8 characters')).not.toBeInTheDocument();
     expect(screen.getByText('New passwords do not match')).toBeInTheDocument();
-    expect(sent('POST', '/api/auth/register')).toHaveLength(0);
+    expect(screen.getByLabelText('Confirm password')).toHaveAttribute('aria-invalid', 'true');
+    expect(sent('register')).toHaveLength(0);
+  });
+
+  it('asks for a username when the field is emptied', async () => {
+    const { user, sent } = invited();
+    await user.clear(await screen.findByLabelText('Username'));
+    await fillPasswords(user);
+    await user.click(screen.getByRole('button', { name: 'Set Password' }));
+    expect(screen.getByLabelText('Username')).toHaveAccessibleDescription('Username is required');
+    expect(sent('register')).toHaveLength(0);
   });
 
   it('signs in with the new password and lands on the dashboard', async () => {
-    const { user, sent, router } = invited();
-    await user.type(await screen.findByLabelText('Password'), 'long-enough-1');
-    await user.type(screen.getByLabelText('Confirm password'), 'long-enough-1');
+    const { user, bodies, router } = invited();
+    await fillPasswords(user);
     await user.click(screen.getByRole('button', { name: 'Set Password' }));
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard'));
     expect(await screen.findByText('Welcome back, rita')).toBeInTheDocument();
     expect(localStorage.getItem('auth_token')).toBe('registered-token');
     // The invitation's own username is not sent again.
-    expect(await sent('POST', '/api/auth/register')[0]!.json()).toEqual({
-      inviteCode: 'good-code',
-      password: 'long-enough-1',
-    });
+    expect(await bodies('register')).toEqual([
+      { inviteCode: 'good-code', password: 'long-enough-1' },
+    ]);
   });
 
   it('sends a changed username', async () => {
-    const { user, sent } = invited();
+    const { user, bodies } = invited();
     const username = await screen.findByLabelText('Username');
     await user.clear(username);
     await user.type(username, 'rita.v');
-    await user.type(screen.getByLabelText('Password'), 'long-enough-1');
-    await user.type(screen.getByLabelText('Confirm password'), 'long-enough-1');
+    await fillPasswords(user);
     await user.click(screen.getByRole('button', { name: 'Set Password' }));
-    await waitFor(() => expect(sent('POST', '/api/auth/register')).toHaveLength(1));
-    expect(await sent('POST', '/api/auth/register')[0]!.json()).toMatchObject({
-      username: 'rita.v',
-    });
+    await waitFor(async () =>
+      expect(await bodies('register')).toEqual([
+        { inviteCode: 'good-code', password: 'long-enough-1', username: 'rita.v' },
+      ]),
+    );
   });
 
   it("shows the server's reason when it refuses the username", async () => {
-    const { user, server } = invited();
-    server.users.push({ ...server.users[0]!, id: 'x', username: 'taken', email: 'x@example.com' });
+    const { user } = invited({ register: refuse(409, 'This username is taken') });
     const username = await screen.findByLabelText('Username');
     await user.clear(username);
     await user.type(username, 'taken');
-    await user.type(screen.getByLabelText('Password'), 'long-enough-1');
-    await user.type(screen.getByLabelText('Confirm password'), 'long-enough-1');
+    await fillPasswords(user);
     await user.click(screen.getByRole('button', { name: 'Set Password' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('This username is taken');
+    expect(screen.getByRole('button', { name: 'Set Password' })).toBeEnabled();
   });
 
   it('says an unknown or used invitation is invalid, with a link to Request Access', async () => {
-    invited('/register?invite=nope');
+    invited({ inviteInfo: refuse(400, INVALID_INVITE, 'invalid_invite') }, '/register?invite=nope');
     expect(await screen.findByText(INVALID_INVITE)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Request Access' })).toHaveAttribute(
       'href',
@@ -98,19 +120,16 @@ describe('Registration with an invitation', () => {
   });
 
   it('says so when the invitation is used up while the form is open', async () => {
-    const { user, server } = invited();
-    await user.type(await screen.findByLabelText('Password'), 'long-enough-1');
-    await user.type(screen.getByLabelText('Confirm password'), 'long-enough-1');
-    server.invites.clear();
+    const { user } = invited({ register: refuse(400, INVALID_INVITE, 'invalid_invite') });
+    await fillPasswords(user);
     await user.click(screen.getByRole('button', { name: 'Set Password' }));
     expect(await screen.findByRole('link', { name: 'Request Access' })).toBeInTheDocument();
     expect(screen.getAllByText(INVALID_INVITE).length).toBeGreaterThan(0);
   });
 
   it('says an invitation is invalid from its error code, whatever the words', async () => {
-    const { user } = invited('/register?invite=good-code', (server) => {
-      server.fail.register = () =>
-        jsonResponse(400, { error: 'invalid_invite', message: 'This invitation was used already' });
+    const { user } = invited({
+      register: refuse(400, 'This invitation was used already', 'invalid_invite'),
     });
     await fillPasswords(user);
     await user.click(screen.getByRole('button', { name: 'Set Password' }));
@@ -119,22 +138,19 @@ describe('Registration with an invitation', () => {
     ).toBeInTheDocument();
   });
 
-  it("shows the server's message with Retry when the invitation cannot be checked now", async () => {
-    const { user, server } = invited('/register?invite=good-code', (fake) => {
-      fake.fail.inviteInfo = tooMany;
-    });
+  it("shows the server's message with Try again when the invitation cannot be checked now", async () => {
+    let answer: Answer<'inviteInfo'> = refuse(429, TOO_MANY);
+    const { user } = invited({ inviteInfo: () => answer });
     expect(await screen.findByText(TOO_MANY)).toBeInTheDocument();
     expect(screen.queryByText(INVALID_INVITE)).not.toBeInTheDocument();
 
-    delete server.fail.inviteInfo;
-    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    answer = invite;
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByLabelText('Username')).toHaveValue('rita');
   });
 
   it("keeps the form with the server's message when registering is refused for another reason", async () => {
-    const { user } = invited('/register?invite=good-code', (server) => {
-      server.fail.register = tooMany;
-    });
+    const { user } = invited({ register: refuse(429, TOO_MANY) });
     await fillPasswords(user);
     await user.click(screen.getByRole('button', { name: 'Set Password' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(TOO_MANY);

@@ -1,11 +1,15 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse } from '../test/fetch-mock.ts';
-import { fakeAdminServer, makeAccessRequest, renderWithAdminServer } from '../test/admin-server.ts';
+import { mockApi, refuse, reply, type Answers } from '../test/mock-api.ts';
+import { renderApp } from '../test/render-app.tsx';
 
-function visitor(options: Parameters<typeof fakeAdminServer>[0] = {}) {
-  const server = fakeAdminServer({ me: null, ...options });
-  return { server, ...renderWithAdminServer(server, '/request-access') };
+/** A visitor at `path`; the server takes the request unless `answers` say else. */
+function visitor(answers: Answers = {}, path = '/request-access') {
+  const network = mockApi({
+    requestAccess: reply(201, { message: 'Your request has been submitted.' }),
+    ...answers,
+  });
+  return { ...renderApp(path), ...network };
 }
 
 async function fillForm(user: ReturnType<typeof visitor>['user']) {
@@ -32,11 +36,11 @@ describe('Request Access', () => {
     const { user, sent } = visitor();
     await user.type(await screen.findByLabelText('Email'), 'rita@example.com');
     await user.click(screen.getByRole('button', { name: 'Submit Request' }));
-    expect(sent('POST', '/api/access-requests')).toHaveLength(0);
+    expect(sent('requestAccess')).toHaveLength(0);
   });
 
   it("submits, toasts 'Access request submitted successfully!' and shows 'Request Submitted'", async () => {
-    const { user, sent, server } = visitor();
+    const { user, bodies } = visitor();
     await fillForm(user);
     await user.click(screen.getByRole('button', { name: 'Submit Request' }));
 
@@ -46,16 +50,15 @@ describe('Request Access', () => {
       screen.getByText(/will be reviewed .* You will receive an email once it has been approved/),
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Login' })).toHaveAttribute('href', '/login');
-    expect(await sent('POST', '/api/access-requests')[0]!.json()).toEqual({
-      email: 'rita@example.com',
-      name: 'Rita Visitor',
-      reason: 'Screenshots for the docs team',
-    });
-    expect(server.requests).toHaveLength(1);
+    expect(await bodies('requestAccess')).toEqual([
+      { email: 'rita@example.com', name: 'Rita Visitor', reason: 'Screenshots for the docs team' },
+    ]);
   });
 
   it("shows the server's message when it refuses (a pending request for the email)", async () => {
-    const { user } = visitor({ requests: [makeAccessRequest({ email: 'rita@example.com' })] });
+    const { user } = visitor({
+      requestAccess: refuse(409, 'A request for this email is already pending'),
+    });
     await fillForm(user);
     await user.click(screen.getByRole('button', { name: 'Submit Request' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(
@@ -63,23 +66,20 @@ describe('Request Access', () => {
     );
     expect(screen.getAllByText('A request for this email is already pending')).toHaveLength(2);
     expect(screen.getByRole('heading', { name: 'Request Access' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Reason')).toHaveValue('Screenshots for the docs team');
   });
 
   it("says 'Failed to submit request' when the server gives no reason", async () => {
-    const { user, server } = visitor();
-    server.fail.requestAccess = () => new Response('Bad gateway', { status: 502 });
+    const { user } = visitor({ requestAccess: new Response('Bad gateway', { status: 502 }) });
     await fillForm(user);
     await user.click(screen.getByRole('button', { name: 'Submit Request' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to submit request');
   });
 
   it('shows the rate limit message', async () => {
-    const { user, server } = visitor();
-    server.fail.requestAccess = () =>
-      jsonResponse(429, {
-        error: 'rate_limited',
-        message: 'Too many access requests. Try again in 59 minutes.',
-      });
+    const { user } = visitor({
+      requestAccess: refuse(429, 'Too many access requests. Try again in 59 minutes.'),
+    });
     await fillForm(user);
     await user.click(screen.getByRole('button', { name: 'Submit Request' }));
     await waitFor(() =>
@@ -90,8 +90,7 @@ describe('Request Access', () => {
   });
 
   it('is also the screen at /register without an invitation', async () => {
-    const server = fakeAdminServer({ me: null });
-    renderWithAdminServer(server, '/register');
+    visitor({}, '/register');
     expect(await screen.findByRole('heading', { name: 'Request Access' })).toBeInTheDocument();
     expect(screen.getByLabelText('Full name')).toBeInTheDocument();
   });

@@ -1,10 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import {
-  fakeSettingsServer,
-  renderWithSettingsServer,
-  settingsSection as section,
-} from '../test/settings-server.ts';
+import { noContent, refuse } from '../test/mock-api.ts';
+import { settingsSection as section } from '../test/queries.ts';
+import { alice, renderSettings } from '../test/settings.ts';
 
 describe('Settings page: Change Password', () => {
   async function passwordForm() {
@@ -18,8 +16,17 @@ describe('Settings page: Change Password', () => {
     };
   }
 
+  async function fill(user: ReturnType<typeof renderSettings>['user'], current: string) {
+    const form = await passwordForm();
+    await user.type(form.current, current);
+    await user.type(form.next, 'new-password-1');
+    await user.type(form.confirm, 'new-password-1');
+    await user.click(form.submit);
+    return form;
+  }
+
   it('checks the form with the texts of the brief before sending anything', async () => {
-    const { user, writes } = renderWithSettingsServer(fakeSettingsServer());
+    const { user, writes } = renderSettings();
     const form = await passwordForm();
 
     await user.click(form.submit);
@@ -28,12 +35,14 @@ describe('Settings page: Change Password', () => {
       within(form.card).getByText('Password must be at least 8 characters'),
     ).toBeInTheDocument();
     expect(form.current).toHaveAttribute('aria-invalid', 'true');
+    expect(form.current).toHaveAccessibleDescription('Current password is required');
 
     await user.type(form.current, 'old-password');
     await user.type(form.next, 'short');
     await user.type(form.confirm, 'short');
     await user.click(form.submit);
     expect(within(form.card).queryByText('Current password is required')).not.toBeInTheDocument();
+    expect(form.current).not.toHaveAttribute('aria-invalid');
     expect(
       within(form.card).getByText('Password must be at least 8 characters'),
     ).toBeInTheDocument();
@@ -46,21 +55,14 @@ describe('Settings page: Change Password', () => {
   });
 
   it("changes the password, says 'Password changed successfully' and clears the form", async () => {
-    const server = fakeSettingsServer();
-    const { user, sent } = renderWithSettingsServer(server);
-    const form = await passwordForm();
-    await user.type(form.current, 'old-password');
-    await user.type(form.next, 'new-password-1');
-    await user.type(form.confirm, 'new-password-1');
-    await user.click(form.submit);
+    const { user, sent, bodies } = renderSettings({ changePassword: noContent() });
+    const form = await fill(user, 'old-password');
 
     expect(await screen.findByText('Password changed successfully')).toBeInTheDocument();
-    const request = sent('POST', '/api/users/u1/change-password')[0]!;
-    expect(await request.json()).toEqual({
-      currentPassword: 'old-password',
-      newPassword: 'new-password-1',
-    });
-    expect(server.password).toBe('new-password-1');
+    expect(new URL(sent('changePassword')[0]!.url).pathname).toBe('/api/users/u1/change-password');
+    expect(await bodies('changePassword')).toEqual([
+      { currentPassword: 'old-password', newPassword: 'new-password-1' },
+    ]);
     expect(form.current).toHaveValue('');
     expect(form.next).toHaveValue('');
     expect(form.confirm).toHaveValue('');
@@ -68,32 +70,24 @@ describe('Settings page: Change Password', () => {
   });
 
   it("shows the server's reason when it refuses, and keeps what was typed", async () => {
-    const { user } = renderWithSettingsServer(fakeSettingsServer());
-    const form = await passwordForm();
-    await user.type(form.current, 'wrong-password');
-    await user.type(form.next, 'new-password-1');
-    await user.type(form.confirm, 'new-password-1');
-    await user.click(form.submit);
+    const { user } = renderSettings({
+      changePassword: refuse(400, 'Current password is incorrect'),
+    });
+    const form = await fill(user, 'wrong-password');
     expect(await screen.findByText('Current password is incorrect')).toBeInTheDocument();
     expect(form.current).toHaveValue('wrong-password');
   });
 
   it("says 'Failed to change password' when the answer has no message", async () => {
-    const server = fakeSettingsServer();
-    server.fail.changePassword = () => new Response('<html>Bad gateway</html>', { status: 502 });
-    const { user } = renderWithSettingsServer(server);
-    const form = await passwordForm();
-    await user.type(form.current, 'old-password');
-    await user.type(form.next, 'new-password-1');
-    await user.type(form.confirm, 'new-password-1');
-    await user.click(form.submit);
+    const { user } = renderSettings({
+      changePassword: new Response('<html>Bad gateway</html>', { status: 502 }),
+    });
+    await fill(user, 'old-password');
     expect(await screen.findByText('Failed to change password')).toBeInTheDocument();
   });
 
   it('gives password managers the email as the account (one signs in by email)', async () => {
-    renderWithSettingsServer(
-      fakeSettingsServer({ user: { email: 'al@example.com', username: 'al' } }),
-    );
+    renderSettings({}, '/settings', { ...alice, email: 'al@example.com', username: 'al' });
     const form = await passwordForm();
     const account = form.card.querySelector('input[autocomplete="username"]');
     expect(account).toHaveValue('al@example.com');

@@ -1,45 +1,55 @@
+import type { Preferences } from '@upshot/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { deferred } from '../test/fetch-mock.ts';
-import {
-  fakeSettingsServer,
-  renderWithSettingsServer,
-  serverError,
-  settingsSection as section,
-} from '../test/settings-server.ts';
+import { makePreferences } from '../test/fixtures.ts';
+import { serverError, type Answers } from '../test/mock-api.ts';
+import { settingsSection as section } from '../test/queries.ts';
+import { renderSettings } from '../test/settings.ts';
+
+/** The preferences as saved: a save answers with what it was sent over what was saved. */
+function savedPreferences(initial: Partial<Preferences> = {}) {
+  let saved = makePreferences(initial);
+  return {
+    getPreferences: () => ({ preferences: saved }),
+    updatePreferences: ({ body }) => {
+      saved = { ...saved, ...body };
+      return { preferences: saved };
+    },
+  } satisfies Answers;
+}
 
 describe('Settings page: Preferences', () => {
   it('shows the saved preferences and saves only what changed', async () => {
-    const server = fakeSettingsServer({ preferences: { uploadsPerPage: 30 } });
-    const { user, sent } = renderWithSettingsServer(server);
+    const { user, bodies } = renderSettings(savedPreferences({ uploadsPerPage: 30 }));
     const card = await section('Preferences');
     const perPage = await within(card).findByRole('spinbutton', { name: 'Uploads per page' });
     expect(perPage).toHaveValue(30);
+    expect(perPage).toHaveAccessibleDescription('A whole number from 10 to 100');
+    expect(within(card).getByRole('radiogroup', { name: 'Default upload privacy' })).toBeVisible();
     expect(within(card).getByRole('radio', { name: 'Public' })).toBeChecked();
+    expect(within(card).getByRole('radiogroup', { name: 'Theme' })).toBeVisible();
     expect(within(card).getByRole('radio', { name: 'System' })).toBeChecked();
-    expect(within(card).getByRole('switch', { name: 'Email notifications' })).toBeChecked();
     // What the switch governs: an administrator's emails about new access requests, and mail
     // about one's account.
-    expect(
-      within(card).getByText('Emails about access requests and your account'),
-    ).toBeInTheDocument();
+    const notifications = within(card).getByRole('switch', { name: 'Email notifications' });
+    expect(notifications).toBeChecked();
+    expect(notifications).toHaveAccessibleDescription(
+      'Emails about access requests and your account',
+    );
     const save = within(card).getByRole('button', { name: 'Save Preferences' });
     expect(save).toBeDisabled();
 
     await user.click(within(card).getByRole('radio', { name: 'Private' }));
-    await user.click(within(card).getByRole('switch', { name: 'Email notifications' }));
+    await user.click(notifications);
     await user.clear(perPage);
     await user.type(perPage, '50');
     await user.click(save);
 
     expect(await screen.findByText('Preferences updated')).toBeInTheDocument();
-    const patches = sent('PATCH', '/api/preferences');
-    expect(patches).toHaveLength(1);
-    expect(await patches[0]!.json()).toEqual({
-      defaultUploadPrivacy: false,
-      emailNotifications: false,
-      uploadsPerPage: 50,
-    });
+    expect(await bodies('updatePreferences')).toEqual([
+      { defaultUploadPrivacy: false, emailNotifications: false, uploadsPerPage: 50 },
+    ]);
     expect(within(card).getByRole('radio', { name: 'Private' })).toBeChecked();
     expect(perPage).toHaveValue(50);
     expect(save).toBeDisabled();
@@ -48,8 +58,7 @@ describe('Settings page: Preferences', () => {
   it.each(['5', '101', '150', '12.5', '1e2', ''])(
     'ignores %j for uploads per page: it is not sent',
     async (typed) => {
-      const server = fakeSettingsServer();
-      const { user, sent } = renderWithSettingsServer(server);
+      const { user, bodies } = renderSettings(savedPreferences());
       const card = await section('Preferences');
       const perPage = await within(card).findByRole('spinbutton', { name: 'Uploads per page' });
       await user.clear(perPage);
@@ -57,13 +66,13 @@ describe('Settings page: Preferences', () => {
       const save = within(card).getByRole('button', { name: 'Save Preferences' });
       expect(save).toBeDisabled();
       expect(perPage).toHaveAttribute('aria-invalid', 'true');
+      expect(perPage).toHaveAccessibleDescription(/This value will not be saved/);
 
       // Another change still saves, without the page size.
       await user.click(within(card).getByRole('radio', { name: 'Dark' }));
       await user.click(save);
       await screen.findByText('Preferences updated');
-      expect(await sent('PATCH', '/api/preferences')[0]!.json()).toEqual({ theme: 'dark' });
-      expect(server.preferences.uploadsPerPage).toBe(20);
+      expect(await bodies('updatePreferences')).toEqual([{ theme: 'dark' }]);
     },
   );
 
@@ -72,22 +81,19 @@ describe('Settings page: Preferences', () => {
     ['100', 100],
     ['042', 42],
   ])('accepts %j as a page size', async (typed, expected) => {
-    const { user, sent } = renderWithSettingsServer(fakeSettingsServer());
+    const { user, bodies } = renderSettings(savedPreferences());
     const card = await section('Preferences');
     const perPage = await within(card).findByRole('spinbutton', { name: 'Uploads per page' });
     await user.clear(perPage);
     await user.type(perPage, typed);
+    expect(perPage).not.toHaveAttribute('aria-invalid');
     await user.click(within(card).getByRole('button', { name: 'Save Preferences' }));
     await screen.findByText('Preferences updated');
-    expect(await sent('PATCH', '/api/preferences')[0]!.json()).toEqual({
-      uploadsPerPage: expected,
-    });
+    expect(await bodies('updatePreferences')).toEqual([{ uploadsPerPage: expected }]);
   });
 
   it("says 'Failed to update preferences' and keeps the changes when saving fails", async () => {
-    const server = fakeSettingsServer();
-    server.fail.updatePreferences = serverError;
-    const { user } = renderWithSettingsServer(server);
+    const { user } = renderSettings({ updatePreferences: serverError() });
     const card = await section('Preferences');
     await user.click(await within(card).findByRole('radio', { name: 'Light' }));
     await user.click(within(card).getByRole('button', { name: 'Save Preferences' }));
@@ -98,7 +104,7 @@ describe('Settings page: Preferences', () => {
   });
 
   it('applies a theme once it is saved: Light is light, System and Dark are dark', async () => {
-    const { user } = renderWithSettingsServer(fakeSettingsServer());
+    const { user } = renderSettings(savedPreferences());
     const card = await section('Preferences');
     const html = document.documentElement;
     await waitFor(() => expect(html).toHaveClass('dark'));
@@ -120,19 +126,20 @@ describe('Settings page: Preferences', () => {
   });
 
   it('keeps what is changed while a save is on its way, to save next', async () => {
-    const server = fakeSettingsServer();
-    const patch = server.handlers['PATCH /api/preferences']!;
+    const preferences = savedPreferences();
     const answer = deferred<void>();
-    server.handlers['PATCH /api/preferences'] = async (request, params) => {
-      await answer.promise;
-      return patch(request, params);
-    };
-    const { user, sent } = renderWithSettingsServer(server);
+    const { user, sent, bodies } = renderSettings({
+      ...preferences,
+      updatePreferences: async (call) => {
+        await answer.promise;
+        return preferences.updatePreferences(call);
+      },
+    });
     const card = await section('Preferences');
     await user.click(await within(card).findByRole('radio', { name: 'Private' }));
     const save = within(card).getByRole('button', { name: 'Save Preferences' });
     await user.click(save);
-    await waitFor(() => expect(sent('PATCH', '/api/preferences')).toHaveLength(1));
+    await waitFor(() => expect(sent('updatePreferences')).toHaveLength(1));
 
     await user.click(within(card).getByRole('radio', { name: 'Dark' }));
     answer.resolve();
@@ -142,7 +149,7 @@ describe('Settings page: Preferences', () => {
 
     await waitFor(() => expect(save).toBeEnabled());
     await user.click(save);
-    await waitFor(() => expect(sent('PATCH', '/api/preferences')).toHaveLength(2));
-    expect(await sent('PATCH', '/api/preferences')[1]!.json()).toEqual({ theme: 'dark' });
+    await waitFor(() => expect(sent('updatePreferences')).toHaveLength(2));
+    expect((await bodies('updatePreferences'))[1]).toEqual({ theme: 'dark' });
   });
 });

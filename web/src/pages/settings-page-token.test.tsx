@@ -1,15 +1,15 @@
 // Settings' sections about the API token: the ShareX config and scripts that hold it, and the
 // token itself.
+import type { UserWithToken } from '@upshot/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { deferred } from '../test/fetch-mock.ts';
-import {
-  FIRST_TOKEN,
-  fakeSettingsServer,
-  renderWithSettingsServer,
-  serverError,
-  settingsSection as section,
-} from '../test/settings-server.ts';
+import { file, serverError } from '../test/mock-api.ts';
+import { settingsSection as section } from '../test/queries.ts';
+import { alice, FIRST_TOKEN, renderSettings } from '../test/settings.ts';
+
+const NEW_TOKEN = 'upt_regenerated-token-1-wxyz';
+const path = (request: Request) => new URL(request.url).pathname;
 
 describe('Settings page: ShareX Configuration', () => {
   let saved: { href: string; download: string }[];
@@ -34,7 +34,7 @@ describe('Settings page: ShareX Configuration', () => {
   });
 
   it('explains each download, with the ShareX limit of the brief', async () => {
-    renderWithSettingsServer(fakeSettingsServer());
+    renderSettings();
     const card = await section('ShareX Configuration');
     expect(
       within(card).getByText(
@@ -45,20 +45,27 @@ describe('Settings page: ShareX Configuration', () => {
   });
 
   it('downloads the ShareX config with the session and saves it under the name the server gives', async () => {
-    const { user, sent } = renderWithSettingsServer(fakeSettingsServer());
+    const config = JSON.stringify({ Headers: { 'X-API-Token': FIRST_TOKEN } });
+    const { user, sent } = renderSettings({
+      userSharexConfig: file('upshot-alice.sxcu', 'application/json', config),
+    });
     const card = await section('ShareX Configuration');
     await user.click(within(card).getByRole('button', { name: 'Download ShareX config' }));
 
     await waitFor(() =>
       expect(saved).toEqual([{ href: 'blob:http://localhost/1', download: 'upshot-alice.sxcu' }]),
     );
-    const request = sent('GET', '/api/users/u1/sharex-config')[0]!;
-    expect(request.headers.get('Authorization')).toBe('Bearer tok');
-    expect(JSON.parse(await blobs[0]!.text())).toEqual({ Headers: { 'X-API-Token': FIRST_TOKEN } });
+    const [request] = sent('userSharexConfig');
+    expect(path(request!)).toBe('/api/users/u1/sharex-config');
+    expect(request!.headers.get('Authorization')).toBe('Bearer tok');
+    expect(await blobs[0]!.text()).toBe(config);
   });
 
   it('downloads the bash and PowerShell scripts of the signed-in user', async () => {
-    const { user, sent } = renderWithSettingsServer(fakeSettingsServer());
+    const { user, sent } = renderSettings({
+      userBashScript: file('upshot-alice.sh', 'text/x-shellscript', '#!/bin/bash'),
+      userPowershellScript: file('upshot-alice.ps1', 'text/plain', 'param()'),
+    });
     const card = await section('ShareX Configuration');
     await user.click(within(card).getByRole('button', { name: 'Download bash script' }));
     await waitFor(() => expect(saved.map((s) => s.download)).toEqual(['upshot-alice.sh']));
@@ -66,14 +73,12 @@ describe('Settings page: ShareX Configuration', () => {
     await waitFor(() =>
       expect(saved.map((s) => s.download)).toEqual(['upshot-alice.sh', 'upshot-alice.ps1']),
     );
-    expect(sent('GET', '/api/users/u1/bash-script')).toHaveLength(1);
-    expect(sent('GET', '/api/users/u1/powershell-script')).toHaveLength(1);
+    expect(sent('userBashScript').map(path)).toEqual(['/api/users/u1/bash-script']);
+    expect(sent('userPowershellScript').map(path)).toEqual(['/api/users/u1/powershell-script']);
   });
 
   it("says 'Failed to download config' when a download fails", async () => {
-    const server = fakeSettingsServer();
-    server.fail.download = serverError;
-    const { user } = renderWithSettingsServer(server);
+    const { user } = renderSettings({ userPowershellScript: serverError() });
     const card = await section('ShareX Configuration');
     await user.click(within(card).getByRole('button', { name: 'Download PowerShell script' }));
     expect(await screen.findByText('Failed to download config')).toBeInTheDocument();
@@ -88,7 +93,7 @@ describe('Settings page: API Token', () => {
     within(card).findByRole('textbox', { name: 'API token' });
 
   it('shows the token masked but for its last four characters, and reveals it on demand', async () => {
-    const { user } = renderWithSettingsServer(fakeSettingsServer());
+    const { user } = renderSettings();
     const card = await section('API Token');
     const field = await tokenField(card);
     expect(field).toHaveAttribute('readonly');
@@ -102,7 +107,7 @@ describe('Settings page: API Token', () => {
   });
 
   it("copies the whole token and says 'API token copied to clipboard'", async () => {
-    const { user } = renderWithSettingsServer(fakeSettingsServer());
+    const { user } = renderSettings();
     const card = await section('API Token');
     await tokenField(card);
     await user.click(within(card).getByRole('button', { name: 'Copy' }));
@@ -111,7 +116,7 @@ describe('Settings page: API Token', () => {
   });
 
   it("says 'Failed to copy API token' when the clipboard refuses it", async () => {
-    const { user } = renderWithSettingsServer(fakeSettingsServer());
+    const { user } = renderSettings();
     const card = await section('API Token');
     await tokenField(card);
     vi.spyOn(navigator.clipboard, 'writeText').mockRejectedValueOnce(new Error('denied'));
@@ -120,8 +125,7 @@ describe('Settings page: API Token', () => {
   });
 
   it('regenerates only after confirming, warning that the old token and configs stop working', async () => {
-    const server = fakeSettingsServer();
-    const { user, writes } = renderWithSettingsServer(server);
+    const { user, writes } = renderSettings({ regenerateApiToken: { apiToken: NEW_TOKEN } });
     const card = await section('API Token');
     const field = await tokenField(card);
 
@@ -138,25 +142,23 @@ describe('Settings page: API Token', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Regenerate' }));
     expect(await screen.findByText('API token regenerated')).toBeInTheDocument();
     expect(writes()).toEqual(['POST /api/users/u1/api-token']);
-    expect(field).toHaveValue(masked(server.user.apiToken));
+    expect(field).toHaveValue(masked(NEW_TOKEN));
 
     await user.click(within(card).getByRole('button', { name: 'Copy' }));
-    await waitFor(async () =>
-      expect(await navigator.clipboard.readText()).toBe(server.user.apiToken),
-    );
+    await waitFor(async () => expect(await navigator.clipboard.readText()).toBe(NEW_TOKEN));
   });
 
   it('keeps the new token when a read of the user begun before regenerating answers after it', async () => {
-    const server = fakeSettingsServer();
-    const getUser = server.handlers['GET /api/users/:id']!;
     const late = deferred<void>();
     let holding = false;
-    server.handlers['GET /api/users/:id'] = async (request, params) => {
-      const answer = await getUser(request, params); // the token as it is now
-      if (holding) await late.promise;
-      return answer;
-    };
-    const { user, queryClient } = renderWithSettingsServer(server);
+    const { user, queryClient } = renderSettings({
+      // A read begun now answers the token as it is now, the first one, but late.
+      getUser: async () => {
+        if (holding) await late.promise;
+        return alice;
+      },
+      regenerateApiToken: { apiToken: NEW_TOKEN },
+    });
     const card = await section('API Token');
     const field = await tokenField(card);
 
@@ -168,20 +170,19 @@ describe('Settings page: API Token', () => {
     const dialog = await screen.findByRole('alertdialog', { name: 'Regenerate API token?' });
     await user.click(within(dialog).getByRole('button', { name: 'Regenerate' }));
     expect(await screen.findByText('API token regenerated')).toBeInTheDocument();
-    expect(field).toHaveValue(masked(server.user.apiToken));
+    expect(field).toHaveValue(masked(NEW_TOKEN));
 
     // The old read answers now, with the old token: it must not replace the new one.
     late.resolve();
     await waitFor(() => expect(queryClient.isFetching()).toBe(0));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(field).toHaveValue(masked(server.user.apiToken));
-    expect(field).not.toHaveValue(masked(FIRST_TOKEN));
+    expect(queryClient.getQueryData<UserWithToken>(['users', 'detail', 'u1'])?.apiToken).toBe(
+      NEW_TOKEN,
+    );
+    expect(field).toHaveValue(masked(NEW_TOKEN));
   });
 
   it('says so when regenerating fails, and keeps the token shown', async () => {
-    const server = fakeSettingsServer();
-    server.fail.regenerateApiToken = serverError;
-    const { user } = renderWithSettingsServer(server);
+    const { user } = renderSettings({ regenerateApiToken: serverError() });
     const card = await section('API Token');
     const field = await tokenField(card);
     await user.click(within(card).getByRole('button', { name: 'Regenerate' }));

@@ -1,16 +1,13 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse } from '../test/fetch-mock.ts';
-import {
-  fakeSettingsServer,
-  renderWithSettingsServer,
-  serverError,
-  settingsSection as section,
-} from '../test/settings-server.ts';
+import { makePreferences } from '../test/fixtures.ts';
+import { serverError, type Answer } from '../test/mock-api.ts';
+import { settingsSection as section } from '../test/queries.ts';
+import { alice, renderSettings } from '../test/settings.ts';
 
 describe('Settings page: the sections', () => {
   it('shows the six sections as cards, in the order of the brief', async () => {
-    renderWithSettingsServer(fakeSettingsServer());
+    renderSettings();
     await section('Preferences');
     const names = within(screen.getByRole('main'))
       .getAllByRole('region')
@@ -27,31 +24,36 @@ describe('Settings page: the sections', () => {
   });
 
   it("says 'Failed to load settings' once when its data cannot be loaded, and offers to retry", async () => {
-    const server = fakeSettingsServer();
-    server.fail.getPreferences = serverError;
-    server.fail.getUser = serverError;
-    const { user, sent } = renderWithSettingsServer(server);
+    let preferences: Answer<'getPreferences'> = serverError();
+    const { user, sent } = renderSettings({
+      getPreferences: () => preferences,
+      getUser: serverError(),
+    });
 
     expect(await screen.findByText('Failed to load settings')).toBeInTheDocument();
-    const preferences = await section('Preferences');
-    await within(preferences).findByText('This section could not be loaded.');
+    const card = await section('Preferences');
+    await within(card).findByText('This section could not be loaded.');
+    for (const name of ['API Token', 'Account Information', 'Storage Usage']) {
+      expect(await section(name)).toHaveTextContent('This section could not be loaded.');
+    }
     expect(screen.getAllByText('Failed to load settings')).toHaveLength(1);
 
-    delete server.fail.getPreferences;
-    const before = sent('GET', '/api/preferences').length;
-    await user.click(within(preferences).getByRole('button', { name: 'Try again' }));
-    expect(
-      await within(preferences).findByRole('switch', { name: 'Email notifications' }),
-    ).toBeChecked();
-    expect(sent('GET', '/api/preferences').length).toBeGreaterThan(before);
+    preferences = { preferences: makePreferences() };
+    const before = sent('getPreferences').length;
+    await user.click(within(card).getByRole('button', { name: 'Try again' }));
+    expect(await within(card).findByRole('switch', { name: 'Email notifications' })).toBeChecked();
+    expect(sent('getPreferences').length).toBeGreaterThan(before);
   });
 });
 
 describe('Settings page: Account Information and Storage Usage', () => {
   it('shows email, username and role, read-only', async () => {
-    renderWithSettingsServer(
-      fakeSettingsServer({ user: { email: 'al@example.com', username: 'al', role: 'admin' } }),
-    );
+    renderSettings({}, '/settings', {
+      ...alice,
+      email: 'al@example.com',
+      username: 'al',
+      role: 'admin',
+    });
     const card = await section('Account Information');
     const email = await within(card).findByLabelText('Email');
     expect(email).toHaveValue('al@example.com');
@@ -62,9 +64,11 @@ describe('Settings page: Account Information and Storage Usage', () => {
   });
 
   it('shows used and quota in base-1024 units and the percentage to one decimal', async () => {
-    renderWithSettingsServer(
-      fakeSettingsServer({ user: { diskUsed: 1536 * 1024 ** 2, diskQuota: 10 * 1024 ** 3 } }),
-    );
+    renderSettings({}, '/settings', {
+      ...alice,
+      diskUsed: 1536 * 1024 ** 2,
+      diskQuota: 10 * 1024 ** 3,
+    });
     const card = await section('Storage Usage');
     expect(await within(card).findByText('1.5 GB')).toBeInTheDocument();
     expect(within(card).getByText(/of 10 GB/)).toBeInTheDocument();
@@ -76,9 +80,11 @@ describe('Settings page: Account Information and Storage Usage', () => {
   });
 
   it('caps the bar at 100% when the user is over quota', async () => {
-    renderWithSettingsServer(
-      fakeSettingsServer({ user: { diskUsed: 3 * 1024 ** 2, diskQuota: 2 * 1024 ** 2 } }),
-    );
+    renderSettings({}, '/settings', {
+      ...alice,
+      diskUsed: 3 * 1024 ** 2,
+      diskQuota: 2 * 1024 ** 2,
+    });
     const card = await section('Storage Usage');
     expect(await within(card).findByText('150.0% used')).toBeInTheDocument();
     const bar = within(card).getByRole('progressbar', { name: 'Storage used' });
@@ -87,10 +93,11 @@ describe('Settings page: Account Information and Storage Usage', () => {
   });
 
   it('reads the user afresh: a change since the session began shows', async () => {
-    const server = fakeSettingsServer({ user: { diskUsed: 0 } });
-    server.handlers['GET /api/users/:id'] = () =>
-      jsonResponse(200, { ...server.user, diskUsed: 1024 });
-    renderWithSettingsServer(server);
+    // Signed in with nothing used; the user read now has 1 KB.
+    renderSettings({ getUser: { ...alice, diskUsed: 1024 } }, '/settings', {
+      ...alice,
+      diskUsed: 0,
+    });
     const card = await section('Storage Usage');
     expect(await within(card).findByText('1 KB')).toBeInTheDocument();
   });

@@ -1,26 +1,22 @@
-// The Uploads screen's tags: the card's tag editor and the tag filter, against a small
-// in-memory stand-in for the tag endpoints (test/tags-server.ts).
+// The Uploads screen's tags: the card's tag editor and the tag filter.
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { makeTag } from '../test/fixtures.ts';
+import { refuse, reply, serverError } from '../test/mock-api.ts';
+import { badges, openCard, optionNames } from '../test/queries.ts';
 import { currentUrl } from '../test/render-app.tsx';
-import {
-  badges,
-  fakeServer,
-  openCard,
-  optionNames,
-  renderUploads,
-  serverError,
-  tagged,
-} from '../test/tags-server.ts';
+import { renderUploads, tagged, uploadsPage } from '../test/uploads.ts';
+
+const path = (request: Request) => new URL(request.url).pathname;
 
 describe('Tag editor on a card', () => {
   it('suggests at most five tags not on the upload, matching regardless of case', async () => {
-    const photos = { id: 't1', name: 'Photos' };
-    const server = fakeServer(
-      [tagged('a.png', [photos])],
-      ['Photos', 'photoshop', 'PHOTO-raw', 'Old photos', 'photo-1', 'photo-2', 'work'],
-    );
-    const { user } = renderUploads(server);
+    const names = ['Photos', 'photoshop', 'PHOTO-raw', 'Old photos', 'photo-1', 'photo-2', 'work'];
+    const tags = names.map((name) => makeTag(name));
+    const { user } = renderUploads({
+      listTags: { tags },
+      listUploads: uploadsPage([tagged('a.png', [tags[0]!])]),
+    });
     const { input } = await openCard('a.png');
 
     await user.type(input, 'pHoTo');
@@ -43,8 +39,7 @@ describe('Tag editor on a card', () => {
   });
 
   it('offers no creation from blank text, and Enter on it sends nothing', async () => {
-    const server = fakeServer([tagged('a.png')], []);
-    const { user, writes } = renderUploads(server);
+    const { user, writes } = renderUploads({ listUploads: uploadsPage([tagged('a.png')]) });
     const { input } = await openCard('a.png');
 
     await user.type(input, '   ');
@@ -56,35 +51,51 @@ describe('Tag editor on a card', () => {
   });
 
   it('creates a tag from the trimmed text and adds it, then the card and the lists reload', async () => {
-    const server = fakeServer([tagged('a.png')], ['work']);
-    const { user, sent, queryClient } = renderUploads(server);
+    const work = makeTag('work');
+    const travel = makeTag('Travel', 1);
+    let added = false;
+    const { user, sent, bodies, queryClient } = renderUploads({
+      listTags: () => ({ tags: added ? [travel, work] : [work] }),
+      listUploads: () => uploadsPage([tagged('a.png', added ? [travel] : [])]),
+      createTag: reply(201, { tag: { ...travel, uploadCount: 0 } }),
+      addTagToUpload: () => {
+        added = true;
+        return tagged('a.png', [travel]);
+      },
+    });
     queryClient.setQueryData(['stats'], { totalUploads: 1 });
     const { card, input } = await openCard('a.png');
     await screen.findByRole('button', { name: 'Tag: All Tags' });
-    const lists = sent('GET', '/api/uploads').length;
-    const tagLists = sent('GET', '/api/tags').length;
+    const lists = sent('listUploads').length;
+    const tagLists = sent('listTags').length;
 
     await user.type(input, '  Travel  ');
     expect(optionNames()).toEqual(['Create "Travel"']);
     await user.keyboard('{Enter}');
 
     expect(await screen.findByText('Tag created and added')).toBeInTheDocument();
-    expect(await sent('POST', '/api/tags')[0]!.json()).toEqual({ name: 'Travel' });
-    const travel = server.tagNamed('Travel');
-    expect(sent('POST', `/api/tags/${travel.id}/uploads/a.png`)).toHaveLength(1);
+    expect(await bodies('createTag')).toEqual([{ name: 'Travel' }]);
+    expect(sent('addTagToUpload').map(path)).toEqual([`/api/tags/${travel.id}/uploads/a.png`]);
     await waitFor(() => expect(badges(card)).toEqual(['Travel']));
     expect(input).toHaveValue('');
     expect(input).toHaveFocus();
-    expect(sent('GET', '/api/uploads').length).toBeGreaterThan(lists);
-    expect(sent('GET', '/api/tags').length).toBeGreaterThan(tagLists);
+    expect(sent('listUploads').length).toBeGreaterThan(lists);
+    expect(sent('listTags').length).toBeGreaterThan(tagLists);
     expect(queryClient.getQueryState(['stats'])?.isInvalidated).toBe(true);
   });
 
   it('adds an existing tag by Enter on its name, by a click on a suggestion, or from the keys', async () => {
-    const server = fakeServer([tagged('a.png')], ['alpha', 'beta', 'gamma']);
-    const { user, writes } = renderUploads(server);
+    const tags = ['alpha', 'beta', 'gamma'].map((name) => makeTag(name));
+    let onCard: typeof tags = [];
+    const { user, writes } = renderUploads({
+      listTags: { tags },
+      listUploads: () => uploadsPage([tagged('a.png', onCard)]),
+      addTagToUpload: ({ params }) => {
+        onCard = [...onCard, tags.find((tag) => tag.id === params.tagId)!];
+        return tagged('a.png', onCard);
+      },
+    });
     const { card, input } = await openCard('a.png');
-    const id = (name: string) => server.tagNamed(name).id;
 
     await user.type(input, 'BETA{Enter}');
     expect(await screen.findByText('Tag added')).toBeInTheDocument();
@@ -101,19 +112,26 @@ describe('Tag editor on a card', () => {
       screen.getByRole('option', { name: 'alpha' }).id,
     );
     await user.keyboard('{Enter}');
-    await waitFor(() => expect(badges(card)).toEqual(['alpha', 'beta', 'gamma']));
+    await waitFor(() => expect(badges(card)).toEqual(['beta', 'gamma', 'alpha']));
 
     expect(writes()).toEqual([
-      `POST /api/tags/${id('beta')}/uploads/a.png`,
-      `POST /api/tags/${id('gamma')}/uploads/a.png`,
-      `POST /api/tags/${id('alpha')}/uploads/a.png`,
+      'POST /api/tags/t-beta/uploads/a.png',
+      'POST /api/tags/t-gamma/uploads/a.png',
+      'POST /api/tags/t-alpha/uploads/a.png',
     ]);
   });
 
   it('removes a tag from its badge', async () => {
-    const server = fakeServer([], ['keep', 'drop']);
-    server.uploads.push(tagged('a.png', [server.tagNamed('drop'), server.tagNamed('keep')]));
-    const { user, writes } = renderUploads(server);
+    const [drop, keep] = [makeTag('drop', 1), makeTag('keep', 1)];
+    let removed = false;
+    const { user, writes } = renderUploads({
+      listTags: { tags: [drop!, keep!] },
+      listUploads: () => uploadsPage([tagged('a.png', removed ? [keep!] : [drop!, keep!])]),
+      removeTagFromUpload: () => {
+        removed = true;
+        return tagged('a.png', [keep!]);
+      },
+    });
     const { card } = await openCard('a.png');
     expect(badges(card)).toEqual(['drop', 'keep']);
 
@@ -121,48 +139,52 @@ describe('Tag editor on a card', () => {
 
     expect(await screen.findByText('Tag removed')).toBeInTheDocument();
     await waitFor(() => expect(badges(card)).toEqual(['keep']));
-    expect(writes()).toEqual([`DELETE /api/tags/${server.tagNamed('drop').id}/uploads/a.png`]);
+    expect(writes()).toEqual(['DELETE /api/tags/t-drop/uploads/a.png']);
   });
 
   it("says 'Tag already exists' when the server finds the name taken", async () => {
-    const server = fakeServer([tagged('a.png')], []);
-    const { user } = renderUploads(server);
-    const { card, input } = await openCard('a.png');
     // Made elsewhere after this page read the tags: the page still offers to create it.
-    server.tags.push({ id: 'late', name: 'Late' });
+    const { user, writes } = renderUploads({
+      listUploads: uploadsPage([tagged('a.png')]),
+      createTag: refuse(409, 'Tag "late" already exists'),
+    });
+    const { card, input } = await openCard('a.png');
 
     await user.type(input, 'late{Enter}');
 
     expect(await screen.findByText('Tag already exists')).toBeInTheDocument();
     expect(badges(card)).toEqual([]);
+    expect(writes()).toEqual(['POST /api/tags']);
   });
 
   it.each([
-    ['createTag', 'new', 'Create "new"', 'Failed to create tag'],
-    ['addTag', 'old', 'old', 'Failed to add tag'],
-    ['addTag', 'new', 'Create "new"', 'Failed to add tag'],
-  ] as const)(
-    'when %s fails, entering %j says the toast',
-    async (endpoint, text, option, toast) => {
-      const server = fakeServer([tagged('a.png')], ['old']);
-      server.fail[endpoint] = serverError;
-      const { user } = renderUploads(server);
-      const { card, input } = await openCard('a.png');
+    ['creating', 'new', 'Create "new"', 'Failed to create tag'],
+    ['adding', 'old', 'old', 'Failed to add tag'],
+    ['adding', 'new', 'Create "new"', 'Failed to add tag'],
+  ] as const)('when %s fails, entering %j says the toast', async (failing, text, option, toast) => {
+    const { user } = renderUploads({
+      listTags: { tags: [makeTag('old')] },
+      listUploads: uploadsPage([tagged('a.png')]),
+      createTag: failing === 'creating' ? serverError() : reply(201, { tag: makeTag('new') }),
+      addTagToUpload: serverError(),
+    });
+    const { card, input } = await openCard('a.png');
 
-      await user.type(input, text);
-      await screen.findByRole('option', { name: option });
-      await user.keyboard('{Enter}');
+    await user.type(input, text);
+    await screen.findByRole('option', { name: option });
+    await user.keyboard('{Enter}');
 
-      expect(await screen.findByText(toast)).toBeInTheDocument();
-      expect(badges(card)).toEqual([]);
-    },
-  );
+    expect(await screen.findByText(toast)).toBeInTheDocument();
+    expect(badges(card)).toEqual([]);
+  });
 
   it("says 'Failed to remove tag' when the server refuses", async () => {
-    const server = fakeServer([], ['x']);
-    server.uploads.push(tagged('a.png', [server.tagNamed('x')]));
-    server.fail.removeTag = serverError;
-    const { user } = renderUploads(server);
+    const x = makeTag('x', 1);
+    const { user } = renderUploads({
+      listTags: { tags: [x] },
+      listUploads: uploadsPage([tagged('a.png', [x])]),
+      removeTagFromUpload: serverError(),
+    });
     const { card } = await openCard('a.png');
     await user.click(within(card).getByRole('button', { name: 'Remove tag x from a.png' }));
     expect(await screen.findByText('Failed to remove tag')).toBeInTheDocument();
@@ -171,38 +193,44 @@ describe('Tag editor on a card', () => {
 });
 
 describe('Tag filter', () => {
-  function twoUploads() {
-    const server = fakeServer([], ['cats', 'dogs']);
-    server.uploads.push(
-      tagged('cat.png', [server.tagNamed('cats')]),
-      tagged('dog.png', [server.tagNamed('dogs')]),
-      tagged('plain.txt'),
-    );
-    return server;
-  }
+  const cats = makeTag('cats', 1);
+  const dogs = makeTag('dogs', 1);
+  const cat = tagged('cat.png', [cats]);
+  const dog = tagged('dog.png', [dogs]);
+  const plain = tagged('plain.txt');
+
+  /** The list filtered by tag as the server filters it; a tag it does not know is a 404. */
+  const answers = {
+    listTags: { tags: [cats, dogs] },
+    listUploads: ({ query }: { query: URLSearchParams }) => {
+      const tag = query.get('tag');
+      if (tag === null) return uploadsPage([cat, dog, plain]);
+      if (tag === cats.id) return uploadsPage([cat]);
+      if (tag === dogs.id) return uploadsPage([dog]);
+      return refuse(404, 'Tag not found');
+    },
+  };
 
   it('lists the tags with their counts, narrows the list to one, and its badge or Clear All resets', async () => {
-    const server = twoUploads();
-    const { user, router, listQueries } = renderUploads(server);
+    const { user, router, queries } = renderUploads(answers);
     await screen.findByRole('article', { name: 'plain.txt' });
-    const cats = server.tagNamed('cats').id;
 
     await user.click(screen.getByRole('button', { name: 'Tag: All Tags' }));
     expect(await screen.findByRole('menuitemradio', { name: 'All Tags' })).toBeChecked();
     expect(screen.getByRole('menuitemradio', { name: 'cats, 1 upload(s)' })).toBeInTheDocument();
     await user.click(screen.getByRole('menuitemradio', { name: 'cats, 1 upload(s)' }));
 
-    await waitFor(() => expect(currentUrl(router)).toBe(`/uploads?tag=${cats}`));
+    await waitFor(() => expect(currentUrl(router)).toBe(`/uploads?tag=${cats.id}`));
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(1));
     expect(screen.getByRole('article', { name: 'cat.png' })).toBeInTheDocument();
-    expect(listQueries().at(-1)).toMatchObject({ tag: cats });
+    expect(queries('listUploads').at(-1)).toMatchObject({ tag: cats.id });
     expect(screen.getByText('Tag: cats')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Tag: cats' })).toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'Remove filter Tag: cats' }));
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(3));
     expect(currentUrl(router)).toBe('/uploads');
-    expect(listQueries().at(-1)?.tag).toBeUndefined();
+    expect(queries('listUploads').at(-1)?.tag).toBeUndefined();
 
     await user.click(screen.getByRole('button', { name: 'Tag: All Tags' }));
     await user.click(await screen.findByRole('menuitemradio', { name: 'dogs, 1 upload(s)' }));
@@ -214,20 +242,18 @@ describe('Tag filter', () => {
   });
 
   it('opens a shared address filtered by a tag', async () => {
-    const server = twoUploads();
-    const dogs = server.tagNamed('dogs').id;
-    const first = renderUploads(server, `/uploads?tag=${dogs}`);
+    const { queries } = renderUploads(answers, `/uploads?tag=${dogs.id}`);
     await screen.findByRole('article', { name: 'dog.png' });
     expect(await screen.findByText('Tag: dogs')).toBeInTheDocument();
-    expect(first.listQueries()[0]).toMatchObject({ tag: dogs });
+    expect(queries('listUploads')[0]).toMatchObject({ tag: dogs.id });
   });
 
   it('drops a tag filter that names none of the user’s tags', async () => {
-    const { router, listQueries } = renderUploads(twoUploads(), '/uploads?tag=gone');
+    const { router, queries } = renderUploads(answers, '/uploads?tag=gone');
     await waitFor(() => expect(currentUrl(router)).toBe('/uploads'));
     expect(router.state.historyAction).toBe('REPLACE');
     await waitFor(() => expect(screen.getAllByRole('article')).toHaveLength(3));
-    expect(listQueries().at(-1)?.tag).toBeUndefined();
+    expect(queries('listUploads').at(-1)?.tag).toBeUndefined();
     expect(screen.queryByText('Failed to load uploads')).not.toBeInTheDocument();
   });
 });

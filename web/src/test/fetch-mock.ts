@@ -15,22 +15,32 @@ export function jsonResponse(status: number, body?: unknown): Response {
   });
 }
 
+/** The values of `pattern`'s `:name` segments when `path` matches it, else null. */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const parts = pattern.split('/');
+  const segments = path.split('/');
+  if (parts.length !== segments.length) return null;
+  const params: Record<string, string> = {};
+  for (const [i, part] of parts.entries()) {
+    const segment = segments[i] ?? '';
+    if (part.startsWith(':')) {
+      if (segment === '') return null;
+      params[part.slice(1)] = decodeURIComponent(segment);
+    } else if (part !== segment) {
+      return null;
+    }
+  }
+  return params;
+}
+
 /** The handler for "METHOD /path": an exact key first, then a pattern with `:name` segments. */
 function route(handlers: Record<string, Handler>, method: string, path: string) {
   const exact = handlers[`${method} ${path}`];
   if (exact) return { handler: exact, params: {} };
-  const segments = path.split('/');
   for (const [key, handler] of Object.entries(handlers)) {
     const [keyMethod, pattern = ''] = key.split(' ');
-    const parts = pattern.split('/');
-    if (keyMethod !== method || parts.length !== segments.length) continue;
-    const params: Record<string, string> = {};
-    const matches = parts.every((part, i) => {
-      const segment = segments[i] ?? '';
-      if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(segment);
-      return part.startsWith(':') ? segment !== '' : part === segment;
-    });
-    if (matches) return { handler, params };
+    const params = keyMethod === method ? matchPath(pattern, path) : null;
+    if (params) return { handler, params };
   }
   return undefined;
 }

@@ -1,4 +1,15 @@
-import type { Preferences, ServerConfig, Upload, User, UserStats } from '@upshot/contract';
+import type {
+  AccessRequest,
+  AdminUser,
+  AuditEntry,
+  Preferences,
+  ServerConfig,
+  TagSummary,
+  Upload,
+  UploadResponse,
+  User,
+  UserStats,
+} from '@upshot/contract';
 
 export function makeUser(overrides: Partial<User> = {}): User {
   return {
@@ -67,5 +78,52 @@ export function makeUserStats(overrides: Partial<UserStats> = {}): UserStats {
     fileTypeBreakdown: [],
     uploadsPerDay: [],
     ...overrides,
+  };
+}
+
+export function makeAdminUser(overrides: Partial<AdminUser> = {}): AdminUser {
+  return { ...makeUser(), uploadCount: 0, lastSeenAt: null, ...overrides };
+}
+
+export function makeAccessRequest(overrides: Partial<AccessRequest> = {}): AccessRequest {
+  return {
+    id: 'r1',
+    name: 'Rita Visitor',
+    email: 'rita@example.com',
+    reason: 'I make screenshots for the docs team.',
+    status: 'pending',
+    createdAt: '2025-03-05T14:07:00.000Z',
+    decidedAt: null,
+    ...overrides,
+  };
+}
+
+export function makeAuditEntry(overrides: Partial<AuditEntry> = {}): AuditEntry {
+  return {
+    id: 'a1',
+    actorId: 'admin1',
+    actorUsername: 'ada',
+    action: 'user.updated',
+    targetType: 'user',
+    targetId: 'u2',
+    targetLabel: 'bob',
+    details: {},
+    createdAt: '2025-03-06T09:30:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A tag as the tag list answers it, with the number of uploads that carry it. */
+export function makeTag(name: string, uploadCount = 0, id = `t-${name}`): TagSummary {
+  return { id, name, uploadCount };
+}
+
+/** What an upload (simple, or a chunked one completed) answers. */
+export function makeUploadResponse(upload: Upload): UploadResponse {
+  return {
+    url: upload.url,
+    message: 'File uploaded successfully',
+    upload,
+    deletionUrl: `http://localhost/d/${upload.id}?signature=sig`,
   };
 }

@@ -1,21 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { User } from '@upshot/contract';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse, mockFetch } from '../../test/fetch-mock.ts';
-import { makeUser } from '../../test/fixtures.ts';
+import { makeUser, makeUserStats } from '../../test/fixtures.ts';
+import { mockApi, serverError, signIn, type Answers } from '../../test/mock-api.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
-function signIn(user: User, logoutResponse = () => jsonResponse(204)) {
-  localStorage.setItem('auth_token', 'tok');
-  return mockFetch({
-    'GET /api/auth/me': () => jsonResponse(200, user),
-    'POST /api/auth/logout': logoutResponse,
-  });
+function signedIn(user: User, answers: Answers = {}) {
+  return mockApi({ ...signIn(user), stats: makeUserStats(), ...answers });
 }
 
 describe('navbar', () => {
   it('links Dashboard and Uploads, highlights the current one, and hides Admin from users', async () => {
-    signIn(makeUser());
+    signedIn(makeUser());
     renderApp('/uploads');
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
@@ -34,7 +30,7 @@ describe('navbar', () => {
   });
 
   it("folds the links into an 'Open menu' button for small screens", async () => {
-    signIn(makeUser({ role: 'admin' }));
+    signedIn(makeUser({ role: 'admin' }));
     const { user, router } = renderApp('/dashboard');
 
     const trigger = await screen.findByRole('button', { name: 'Open menu' });
@@ -57,7 +53,7 @@ describe('navbar', () => {
   });
 
   it('leaves Admin out of the small-screen menu for users', async () => {
-    signIn(makeUser());
+    signedIn(makeUser());
     const { user } = renderApp('/dashboard');
     await user.click(await screen.findByRole('button', { name: 'Open menu' }));
     const menu = await screen.findByRole('menu');
@@ -66,7 +62,7 @@ describe('navbar', () => {
   });
 
   it('shows the Admin link to admins', async () => {
-    signIn(makeUser({ role: 'admin' }));
+    signedIn(makeUser({ role: 'admin' }));
     renderApp('/dashboard');
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(within(nav).getByRole('link', { name: 'Admin' })).toHaveAttribute('href', '/admin');
@@ -75,7 +71,7 @@ describe('navbar', () => {
 
 describe('account menu', () => {
   it('shows initials, then username, email, Profile and Settings', async () => {
-    signIn(makeUser({ username: 'bob', email: 'bob@example.com' }));
+    signedIn(makeUser({ username: 'bob', email: 'bob@example.com' }));
     const { user, router } = renderApp('/dashboard');
 
     const trigger = await screen.findByRole('button', { name: 'Account menu' });
@@ -97,13 +93,13 @@ describe('account menu', () => {
   });
 
   it("uses the email's first letters when there is no username", async () => {
-    signIn(makeUser({ username: '', email: 'zoe@example.com' }));
+    signedIn(makeUser({ username: '', email: 'zoe@example.com' }));
     renderApp('/dashboard');
     expect(await screen.findByRole('button', { name: 'Account menu' })).toHaveTextContent('ZO');
   });
 
   it('does not bring a user who logged out back to the page they left when they sign in again', async () => {
-    signIn(makeUser());
+    signedIn(makeUser());
     const { user, router } = renderApp('/uploads?type=images');
     await user.click(await screen.findByRole('button', { name: 'Account menu' }));
     await user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
@@ -112,7 +108,7 @@ describe('account menu', () => {
   });
 
   it('logs out through the server, clears the session and lands on /login', async () => {
-    const { requests } = signIn(makeUser());
+    const { sent } = signedIn(makeUser());
     const { user, router } = renderApp('/dashboard');
 
     await user.click(await screen.findByRole('button', { name: 'Account menu' }));
@@ -120,14 +116,13 @@ describe('account menu', () => {
 
     expect(await screen.findByText('Logged out successfully')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    const logout = requests.find((r) => r.url.endsWith('/api/auth/logout'));
-    expect(logout?.method).toBe('POST');
+    const [logout] = sent('logout');
     expect(logout?.headers.get('Authorization')).toBe('Bearer tok');
     expect(localStorage.getItem('auth_token')).toBeNull();
   });
 
   it("still signs out locally when the server call fails, with 'Failed to logout'", async () => {
-    signIn(makeUser(), () => jsonResponse(500, { error: 'internal_error', message: 'boom' }));
+    signedIn(makeUser(), { logout: serverError() });
     const { user, router } = renderApp('/dashboard');
 
     await user.click(await screen.findByRole('button', { name: 'Account menu' }));

@@ -20,11 +20,18 @@ describe('the audit log in words', () => {
     ).toEqual(['Active: yes \u2192 no', 'Quota: 1 KB \u2192 2 KB', 'Role: user \u2192 admin']);
   });
 
-  it('leaves ids out and names config kinds', () => {
+  it("names the owner of another user's upload and what changed, without their id", () => {
+    expect(
+      detailLines({ owner: 'sam', ownerId: 'u1', vanityUrl: { from: null, to: 'holiday' } }),
+    ).toEqual(['Owner: sam', 'Custom URL: none \u2192 holiday']);
+    expect(actionLabel('upload.deleted')).toBe("Deleted user's upload");
+  });
+
+  it('leaves ids out and names uploader kinds', () => {
     expect(detailLines({ userId: 'u1', username: 'sam', emailSent: false })).toEqual([
       'Username: sam',
       'Email sent: no',
     ]);
-    expect(detailLines({ kind: 'powershell' })).toEqual(['Config: PowerShell script']);
+    expect(detailLines({ kind: 'powershell' })).toEqual(['Uploader: PowerShell script']);
   });
 });

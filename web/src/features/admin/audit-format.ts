@@ -1,6 +1,6 @@
 // How the audit log reads: an action's name and its details in words, for the Audit Log tab.
 import type { AuditAction, AuditEntry } from '@upshot/contract';
-import { formatBytes } from '../../lib/format.ts';
+import { formatBytes, formatDate } from '../../lib/format.ts';
 
 const ACTIONS: Record<AuditAction, string> = {
   'user.created': 'Created user',
@@ -8,12 +8,16 @@ const ACTIONS: Record<AuditAction, string> = {
   'user.deleted': 'Deleted user',
   'user.password_reset': 'Reset password',
   'user.invite_sent': 'Sent invite email',
-  'user.config_downloaded': 'Downloaded uploader config',
+  'user.config_downloaded': 'Downloaded desktop uploader',
   'user.token_read': "Viewed user's API token",
   'user.token_regenerated': "Regenerated user's API token",
   'access_request.approved': 'Approved access request',
   'access_request.rejected': 'Rejected access request',
   'access_request.deleted': 'Deleted access request',
+  'upload.read': "Opened user's private file",
+  'upload.link_signed': "Made a signed link to user's file",
+  'upload.vanity_changed': "Changed user's custom URL",
+  'upload.deleted': "Deleted user's upload",
 };
 
 /** The action in words. */
@@ -29,14 +33,17 @@ const KEYS: Record<string, string> = {
   email: 'Email',
   invited: 'Invited',
   emailSent: 'Email sent',
-  kind: 'Config',
+  kind: 'Uploader',
   status: 'Status',
+  owner: 'Owner',
+  vanityUrl: 'Custom URL',
+  expiresAt: 'Expires',
 };
 
-/** Ids mean nothing to a reader; the label beside them says who it was. */
-const HIDDEN_KEYS = new Set(['userId']);
+/** Ids mean nothing to a reader; the label or a name beside them says who it was. */
+const HIDDEN_KEYS = new Set(['userId', 'ownerId']);
 
-const CONFIG_KINDS: Record<string, string> = {
+const UPLOADER_KINDS: Record<string, string> = {
   sharex: 'ShareX',
   bash: 'bash script',
   powershell: 'PowerShell script',
@@ -45,7 +52,9 @@ const CONFIG_KINDS: Record<string, string> = {
 function valueText(key: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
   if (key === 'diskQuota' && typeof value === 'number') return formatBytes(value);
-  if (key === 'kind' && typeof value === 'string') return CONFIG_KINDS[value] ?? value;
+  if (key === 'vanityUrl' && value === null) return 'none';
+  if (key === 'expiresAt' && typeof value === 'string') return formatDate(value);
+  if (key === 'kind' && typeof value === 'string') return UPLOADER_KINDS[value] ?? value;
   if (value === null || value === undefined) return '-';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);

@@ -2,8 +2,10 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, renderHook, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { deferred, jsonResponse, mockFetch } from '../../test/fetch-mock.ts';
+import type { User } from '@upshot/contract';
+import { deferred } from '../../test/fetch-mock.ts';
 import { makeUser } from '../../test/fixtures.ts';
+import { mockApi, noContent, refuse } from '../../test/mock-api.ts';
 import { createTestQueryClient } from '../../test/render-app.tsx';
 import { useAuth } from './auth-context.ts';
 import { AuthProvider } from './auth-provider.tsx';
@@ -25,24 +27,21 @@ function SessionProbe() {
 describe('AuthProvider', () => {
   it('fetches the current user with a stored token', async () => {
     localStorage.setItem('auth_token', 'good-token');
-    const me = deferred<Response>();
-    const { requests } = mockFetch({ 'GET /api/auth/me': () => me.promise });
+    const me = deferred<User>();
+    const { sent } = mockApi({ me: () => me.promise });
 
     render(<SessionProbe />, { wrapper });
 
     expect(screen.getByText('session loading')).toBeInTheDocument();
-    me.resolve(jsonResponse(200, makeUser()));
+    me.resolve(makeUser());
     expect(await screen.findByText('signed in as alice')).toBeInTheDocument();
-    expect(requests[0]!.headers.get('Authorization')).toBe('Bearer good-token');
+    expect(sent('me')[0]!.headers.get('Authorization')).toBe('Bearer good-token');
     expect(localStorage.getItem('auth_token')).toBe('good-token');
   });
 
   it('silently clears a stored token the server rejects, and stops loading', async () => {
     localStorage.setItem('auth_token', 'stale-token');
-    mockFetch({
-      'GET /api/auth/me': () =>
-        jsonResponse(401, { error: 'unauthorized', message: 'Authentication required' }),
-    });
+    mockApi({ me: refuse(401, 'Authentication required') });
 
     render(<SessionProbe />, { wrapper });
 
@@ -51,16 +50,16 @@ describe('AuthProvider', () => {
   });
 
   it('makes no request and is not loading without a stored token', () => {
-    const { fetchMock } = mockFetch({});
+    const { fetchMock } = mockApi({});
     render(<SessionProbe />, { wrapper });
     expect(screen.getByText('signed out')).toBeInTheDocument();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('login stores the token and sets the user; logout tells the server and clears both', async () => {
-    const { requests } = mockFetch({
-      'POST /api/auth/login': () => jsonResponse(200, { token: 'new-token', user: makeUser() }),
-      'POST /api/auth/logout': () => jsonResponse(204),
+    const { sent } = mockApi({
+      login: { token: 'new-token', user: makeUser() },
+      logout: noContent(),
     });
     const { result } = renderHook(() => useAuth(), { wrapper });
 
@@ -69,17 +68,14 @@ describe('AuthProvider', () => {
     expect(localStorage.getItem('auth_token')).toBe('new-token');
 
     await act(() => result.current.logout());
-    expect(requests.at(-1)!.headers.get('Authorization')).toBe('Bearer new-token');
+    expect(sent('logout')[0]!.headers.get('Authorization')).toBe('Bearer new-token');
     expect(result.current.user).toBeNull();
     expect(localStorage.getItem('auth_token')).toBeNull();
   });
 
   it('logout clears the session even when the server call fails, and reports the failure', async () => {
     localStorage.setItem('auth_token', 'tok');
-    mockFetch({
-      'GET /api/auth/me': () => jsonResponse(200, makeUser()),
-      'POST /api/auth/logout': () => jsonResponse(500, { error: 'internal_error', message: 'x' }),
-    });
+    mockApi({ me: makeUser(), logout: refuse(500, 'x') });
     const { result } = renderHook(() => useAuth(), { wrapper });
     await waitFor(() => expect(result.current.user).not.toBeNull());
 
@@ -87,13 +83,10 @@ describe('AuthProvider', () => {
     expect(result.current.user).toBeNull();
     expect(localStorage.getItem('auth_token')).toBeNull();
   });
+
   it('logs out quietly when the session had already ended (401)', async () => {
     localStorage.setItem('auth_token', 'tok');
-    mockFetch({
-      'GET /api/auth/me': () => jsonResponse(200, makeUser()),
-      'POST /api/auth/logout': () =>
-        jsonResponse(401, { error: 'unauthorized', message: 'Authentication required' }),
-    });
+    mockApi({ me: makeUser(), logout: refuse(401, 'Authentication required') });
     const { result } = renderHook(() => useAuth(), { wrapper });
     await waitFor(() => expect(result.current.user).not.toBeNull());
 
@@ -106,12 +99,7 @@ describe('AuthProvider', () => {
   it('keeps the token when the check fails for another reason than 401, and retries it', async () => {
     localStorage.setItem('auth_token', 'tok');
     let down = true;
-    mockFetch({
-      'GET /api/auth/me': () =>
-        down
-          ? jsonResponse(502, { error: 'internal_error', message: 'x' })
-          : jsonResponse(200, makeUser()),
-    });
+    mockApi({ me: () => (down ? refuse(502, 'x') : makeUser()) });
     const { result } = renderHook(() => useAuth(), { wrapper });
     await waitFor(() => expect(result.current.isUnavailable).toBe(true));
     expect(result.current.user).toBeNull();

@@ -9,6 +9,17 @@ describe('tagFailureMessage', () => {
     expect(tagFailureMessage(conflict, 'Failed to rename tag')).toBe('Tag already exists');
   });
 
+  it("shows the server's message when a tag limit is reached", () => {
+    const perUpload = new ApiError(409, 'conflict', 'An upload can carry at most 50 tags', true);
+    const perUser = new ApiError(409, 'conflict', 'You can have at most 1,000 tags', true);
+    expect(tagFailureMessage(perUpload, 'Failed to add tag')).toBe(
+      'An upload can carry at most 50 tags',
+    );
+    expect(tagFailureMessage(perUser, 'Failed to create tag')).toBe(
+      'You can have at most 1,000 tags',
+    );
+  });
+
   it("falls back to the action's own text for anything else", () => {
     const fallback = 'Failed to create tag';
     const invalid = new ApiError(400, 'validation_error', 'Tag name is required', true);

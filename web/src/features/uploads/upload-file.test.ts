@@ -1,8 +1,8 @@
-import type { Upload } from '@upshot/contract';
+import type { ChunkStatusResponse } from '@upshot/contract';
 import { CHUNK_SIZE } from '@upshot/contract/constants';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, mockFetch } from '../../test/fetch-mock.ts';
-import { makeUpload } from '../../test/fixtures.ts';
+import { mockApi, refuse, reply, type Answer } from '../../test/mock-api.ts';
+import { makeUpload, makeUploadResponse } from '../../test/fixtures.ts';
 import { mockXhr, type FakeXhrRequest } from '../../test/xhr-mock.ts';
 import { UploadFailure, isChunkedUpload, uploadFile } from './upload-file.ts';
 
@@ -13,10 +13,25 @@ function sizedFile(name: string, size: number, type = 'application/octet-stream'
   return file;
 }
 
-const created = (upload: Upload) => ({
-  url: upload.url,
-  message: 'File uploaded successfully',
-  upload,
+const created = makeUploadResponse;
+
+/** A new chunked session's answer. */
+const session = (uploadId = 'up1', chunkSize = CHUNK_SIZE) =>
+  reply(201, { uploadId, chunkSize, expiresAt: '2030-01-01' });
+
+/** A session's status: the chunks the server holds of a three-chunk movie.mkv. */
+const status = (
+  receivedChunks: number[],
+  overrides: Partial<ChunkStatusResponse> = {},
+): ChunkStatusResponse => ({
+  uploadId: 'up1',
+  filename: 'movie.mkv',
+  totalSize: 2 * CHUNK_SIZE + 1000,
+  totalChunks: 3,
+  chunkSize: CHUNK_SIZE,
+  receivedChunks,
+  expiresAt: '2030-01-01',
+  ...overrides,
 });
 const fieldNames = (request: FakeXhrRequest) => [...request.body.keys()];
 
@@ -86,10 +101,9 @@ describe('uploadFile, chunked', () => {
 
   it('inits, sends every chunk with its fields first, completes, and caps progress at 90', async () => {
     const upload = makeUpload({ originalFilename: 'movie.mkv', size });
-    const { requests: calls } = mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
-      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(upload)),
+    const { requests: calls } = mockApi({
+      chunkedInit: session(),
+      chunkedComplete: reply(201, created(upload)),
     });
     const { requests } = mockXhr((request) => {
       request.progress(50, 100);
@@ -127,18 +141,9 @@ describe('uploadFile, chunked', () => {
   });
 
   it('resumes a session from the chunks the server already has', async () => {
-    const { requests: calls } = mockFetch({
-      'GET /api/chunked-upload/up9': () =>
-        jsonResponse(200, {
-          uploadId: 'up9',
-          filename: 'movie.mkv',
-          totalSize: size,
-          totalChunks: 3,
-          chunkSize: CHUNK_SIZE,
-          receivedChunks: [0, 2],
-          expiresAt: '2030-01-01',
-        }),
-      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    const { requests: calls } = mockApi({
+      chunkedStatus: status([0, 2], { uploadId: 'up9' }),
+      chunkedComplete: reply(201, created(makeUpload())),
     });
     const { requests } = mockXhr((request) => request.respond(204));
     const progress: number[] = [];
@@ -154,12 +159,10 @@ describe('uploadFile, chunked', () => {
   });
 
   it('starts a new session when the one to resume is gone', async () => {
-    const { requests: calls } = mockFetch({
-      'GET /api/chunked-upload/old': () =>
-        jsonResponse(404, { error: 'not_found', message: 'Upload session not found' }),
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'new', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
-      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    const { requests: calls } = mockApi({
+      chunkedStatus: refuse(404, 'Upload session not found'),
+      chunkedInit: session('new'),
+      chunkedComplete: reply(201, created(makeUpload())),
     });
     const { requests } = mockXhr((request) => request.respond(204));
     await uploadFile(big(), { resumeUploadId: 'old' });
@@ -168,12 +171,10 @@ describe('uploadFile, chunked', () => {
   });
 
   it('retries a failed chunk with backoff, asking the server first, then carries on', async () => {
-    mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
-      'GET /api/chunked-upload/up1': () =>
-        jsonResponse(200, { uploadId: 'up1', receivedChunks: [0] }),
-      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    mockApi({
+      chunkedInit: session(),
+      chunkedStatus: status([0]),
+      chunkedComplete: reply(201, created(makeUpload())),
     });
     let failures = 0;
     const { requests } = mockXhr((request) => {
@@ -194,12 +195,10 @@ describe('uploadFile, chunked', () => {
   });
 
   it('does not send a chunk again when the failed request reached the server after all', async () => {
-    const { requests: calls } = mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
-      'GET /api/chunked-upload/up1': () =>
-        jsonResponse(200, { uploadId: 'up1', receivedChunks: [0, 1] }),
-      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    const { requests: calls } = mockApi({
+      chunkedInit: session(),
+      chunkedStatus: status([0, 1]),
+      chunkedComplete: reply(201, created(makeUpload())),
     });
     const { requests } = mockXhr((request) => {
       if (request.body.get('chunkIndex') === '1') request.fail();
@@ -213,11 +212,9 @@ describe('uploadFile, chunked', () => {
   });
 
   it("fails the file with 'Failed to upload chunk' after three retries", async () => {
-    mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
-      'GET /api/chunked-upload/up1': () =>
-        jsonResponse(200, { uploadId: 'up1', receivedChunks: [] }),
+    mockApi({
+      chunkedInit: session(),
+      chunkedStatus: status([]),
     });
     const { requests } = mockXhr((request) => request.fail());
     const sleep = vi.fn(async () => {});
@@ -234,12 +231,10 @@ describe('uploadFile, chunked', () => {
   });
 
   it('waits out a chunk still held by a request that died with its server, then sends it', async () => {
-    mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
-      'GET /api/chunked-upload/up1': () =>
-        jsonResponse(200, { uploadId: 'up1', receivedChunks: [0] }),
-      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    mockApi({
+      chunkedInit: session(),
+      chunkedStatus: status([0]),
+      chunkedComplete: reply(201, created(makeUpload())),
     });
     let tries = 0;
     const { requests } = mockXhr((request) => {
@@ -265,12 +260,10 @@ describe('uploadFile, chunked', () => {
 
   it('stops sending a held chunk once the request that held it has stored it', async () => {
     let statusCalls = 0;
-    mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
-      'GET /api/chunked-upload/up1': () =>
-        jsonResponse(200, { uploadId: 'up1', receivedChunks: statusCalls++ < 1 ? [] : [0] }),
-      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    mockApi({
+      chunkedInit: session(),
+      chunkedStatus: () => status(statusCalls++ < 1 ? [] : [0]),
+      chunkedComplete: reply(201, created(makeUpload())),
     });
     const { requests } = mockXhr((request) =>
       request.body.get('chunkIndex') === '0'
@@ -284,11 +277,9 @@ describe('uploadFile, chunked', () => {
   });
 
   it('gives up on a chunk held for longer than a dead request can hold it', async () => {
-    mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
-      'GET /api/chunked-upload/up1': () =>
-        jsonResponse(200, { uploadId: 'up1', receivedChunks: [] }),
+    mockApi({
+      chunkedInit: session(),
+      chunkedStatus: status([]),
     });
     const { requests } = mockXhr((request) =>
       request.respond(409, { error: 'conflict', message: 'Chunk 0 is already being received' }),
@@ -307,9 +298,8 @@ describe('uploadFile, chunked', () => {
   });
 
   it('does not retry a chunk the server refuses outright, and shows its reason', async () => {
-    mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
+    mockApi({
+      chunkedInit: session(),
     });
     const { requests } = mockXhr((request) =>
       request.respond(400, { error: 'validation_error', message: 'Chunk 0 has the wrong size' }),
@@ -327,9 +317,8 @@ describe('uploadFile, chunked', () => {
   });
 
   it('names the failing step for init and complete', async () => {
-    mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(413, { error: 'payload_too_large', message: 'Storage quota exceeded' }),
+    mockApi({
+      chunkedInit: refuse(413, 'Storage quota exceeded'),
     });
     mockXhr();
     await expect(uploadFile(big())).rejects.toMatchObject({
@@ -337,11 +326,9 @@ describe('uploadFile, chunked', () => {
       message: 'Storage quota exceeded',
     });
 
-    mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
-      'POST /api/chunked-upload/complete': () =>
-        jsonResponse(400, { error: 'validation_error', message: 'Missing chunks: 2' }),
+    mockApi({
+      chunkedInit: session(),
+      chunkedComplete: refuse(400, 'Missing chunks: 2'),
     });
     mockXhr((request) => request.respond(204));
     await expect(uploadFile(big())).rejects.toMatchObject({
@@ -355,10 +342,9 @@ describe("uploadFile, the server's limits", () => {
   const limits = { chunkSize: 1000, maxSimpleUploadBytes: 2000 };
 
   it('goes chunked above maxSimpleUploadBytes and cuts chunks at the size init answers', async () => {
-    const { requests: calls } = mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: 1000, expiresAt: '2030-01-01' }),
-      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    const { requests: calls } = mockApi({
+      chunkedInit: session('up1', 1000),
+      chunkedComplete: reply(201, created(makeUpload())),
     });
     const { requests } = mockXhr((request) => request.respond(204));
     const file = new File(['x'.repeat(2500)], 'notes.txt', { type: 'text/plain' });
@@ -371,25 +357,22 @@ describe("uploadFile, the server's limits", () => {
   });
 
   it('sends a file at the limit in one request', async () => {
-    mockFetch({});
+    mockApi({});
     const { requests } = mockXhr((request) => request.respond(201, created(makeUpload())));
     await uploadFile(new File(['x'.repeat(2000)], 'a.txt'), { limits });
     expect(requests.map((r) => r.path)).toEqual(['/api/upload']);
   });
 
   it('slices by the chunk size of the session it resumes', async () => {
-    mockFetch({
-      'GET /api/chunked-upload/old': () =>
-        jsonResponse(200, {
-          uploadId: 'old',
-          filename: 'notes.txt',
-          totalSize: 2500,
-          totalChunks: 2,
-          chunkSize: 2000,
-          receivedChunks: [0],
-          expiresAt: '2030-01-01',
-        }),
-      'POST /api/chunked-upload/complete': () => jsonResponse(201, created(makeUpload())),
+    mockApi({
+      chunkedStatus: status([0], {
+        uploadId: 'old',
+        filename: 'notes.txt',
+        totalSize: 2500,
+        totalChunks: 2,
+        chunkSize: 2000,
+      }),
+      chunkedComplete: reply(201, created(makeUpload())),
     });
     const { requests } = mockXhr((request) => request.respond(204));
     await uploadFile(new File(['x'.repeat(2500)], 'notes.txt'), {
@@ -404,25 +387,27 @@ describe("uploadFile, the server's limits", () => {
 describe('uploadFile, completing', () => {
   const limits = { chunkSize: 1000, maxSimpleUploadBytes: 1000 };
   const file = () => new File(['x'.repeat(1500)], 'a.bin');
+  const dropped = (): Answer<'chunkedComplete'> => {
+    throw new TypeError('Failed to fetch');
+  };
 
-  function completeAnswers(...answers: (() => Response | Promise<Response>)[]) {
+  function completeAnswers(...answers: (() => Answer<'chunkedComplete'>)[]) {
     let n = 0;
-    const { requests } = mockFetch({
-      'POST /api/chunked-upload/init': () =>
-        jsonResponse(201, { uploadId: 'up1', chunkSize: 1000, expiresAt: '2030-01-01' }),
-      'POST /api/chunked-upload/complete': () => answers[Math.min(n++, answers.length - 1)]!(),
+    const { sent } = mockApi({
+      chunkedInit: session('up1', 1000),
+      chunkedComplete: () => answers[Math.min(n++, answers.length - 1)]!(),
     });
     mockXhr((request) => request.respond(204));
-    return () => requests.filter((r) => r.url.endsWith('/complete')).length;
+    return () => sent('chunkedComplete').length;
   }
 
   it('asks again after a dropped connection, a 5xx and a 409 while another request completes', async () => {
     const upload = makeUpload({ originalFilename: 'a.bin' });
     const completes = completeAnswers(
-      () => Promise.reject(new TypeError('Failed to fetch')),
-      () => jsonResponse(503, { error: 'internal_error', message: 'Busy' }),
-      () => jsonResponse(409, { error: 'conflict', message: 'Upload is already being completed' }),
-      () => jsonResponse(200, created(upload)), // the same upload, finished by the other request
+      dropped,
+      () => refuse(503, 'Busy', 'internal_error'),
+      () => refuse(409, 'Upload is already being completed'),
+      () => created(upload), // the same upload, finished by the other request
     );
     const sleep = vi.fn(async () => {});
 
@@ -434,7 +419,7 @@ describe('uploadFile, completing', () => {
   });
 
   it("gives up with 'Failed to complete upload' after the retries", async () => {
-    const completes = completeAnswers(() => Promise.reject(new TypeError('Failed to fetch')));
+    const completes = completeAnswers(dropped);
     const error = await uploadFile(file(), { limits, sleep: async () => {} }).catch(
       (e: unknown) => e,
     );
@@ -443,9 +428,7 @@ describe('uploadFile, completing', () => {
   });
 
   it('does not repeat a completion the server refuses for good', async () => {
-    const completes = completeAnswers(() =>
-      jsonResponse(400, { error: 'validation_error', message: 'Missing chunks: 1' }),
-    );
+    const completes = completeAnswers(() => refuse(400, 'Missing chunks: 1'));
     const sleep = vi.fn(async () => {});
     await expect(uploadFile(file(), { limits, sleep })).rejects.toMatchObject({
       step: 'Failed to complete upload',

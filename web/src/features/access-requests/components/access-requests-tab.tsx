@@ -6,7 +6,8 @@ import { useState } from 'react';
 import { ActionsCell, ActionsHead } from '../../../components/actions-column.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { CredentialsDialog } from '../../../components/credentials-dialog.tsx';
-import { ListEmpty, ListLoadError, ListLoading } from '../../../components/list-states.tsx';
+import { ListEmpty, ListLoading } from '../../../components/list-states.tsx';
+import { LoadError, useLoadFailureToast } from '../../../components/load-error.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { SegmentedControl } from '../../../components/ui/segmented-control.tsx';
@@ -20,7 +21,6 @@ import {
 } from '../../../components/ui/table.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { useClampPage } from '../../../lib/use-clamp-page.ts';
-import { useLoadFailureToast } from '../../../lib/use-load-failure-toast.ts';
 import { useAccessRequestsQuery, type RequestStatusFilter } from '../api.ts';
 import { useAccessRequestActions, type Handover } from '../hooks/use-access-request-actions.ts';
 import { RequestStatusBadge } from './request-status-badge.tsx';
@@ -66,9 +66,9 @@ export function AccessRequestsTab() {
     content = <ListLoading />;
   } else if (!data) {
     content = (
-      <ListLoadError onRetry={() => void query.refetch()}>
+      <LoadError onRetry={() => void query.refetch()}>
         The access requests could not be loaded.
-      </ListLoadError>
+      </LoadError>
     );
   } else if (requests.length === 0) {
     content = (

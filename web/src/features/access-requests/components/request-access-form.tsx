@@ -2,13 +2,13 @@
 // and reason, all required (the brief's section 5); the server's answer is the same for any
 // accepted request, so nothing here tells whether the email has an account.
 import { CheckCircle2, LoaderCircle } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
+import { FormError, FormField } from '../../../components/form-field.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { getApiErrorMessage } from '../../../lib/api-client.ts';
 import { useSubmitAccessRequestMutation } from '../api.ts';
@@ -17,7 +17,6 @@ export const REASON_MAX = 2000;
 export const NAME_MAX = 100;
 
 export function RequestAccessForm({ onSubmitted }: { onSubmitted: () => void }) {
-  const id = useId();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [reason, setReason] = useState('');
@@ -54,10 +53,8 @@ export function RequestAccessForm({ onSubmitted }: { onSubmitted: () => void }) 
       </CardHeader>
       <CardContent>
         <form className="grid gap-5" onSubmit={handleSubmit}>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-email`}>Email</Label>
+          <FormField label="Email">
             <Input
-              id={`${id}-email`}
               name="email"
               type="email"
               autoComplete="email"
@@ -67,11 +64,9 @@ export function RequestAccessForm({ onSubmitted }: { onSubmitted: () => void }) 
               value={email}
               onChange={(event) => setEmail(event.target.value)}
             />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-name`}>Full name</Label>
+          </FormField>
+          <FormField label="Full name">
             <Input
-              id={`${id}-name`}
               name="name"
               autoComplete="name"
               required
@@ -80,11 +75,9 @@ export function RequestAccessForm({ onSubmitted }: { onSubmitted: () => void }) 
               value={name}
               onChange={(event) => setName(event.target.value)}
             />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor={`${id}-reason`}>Reason</Label>
+          </FormField>
+          <FormField label="Reason">
             <Textarea
-              id={`${id}-reason`}
               name="reason"
               required
               rows={4}
@@ -95,12 +88,8 @@ export function RequestAccessForm({ onSubmitted }: { onSubmitted: () => void }) 
               onChange={(event) => setReason(event.target.value)}
               className="max-h-60"
             />
-          </div>
-          {error && (
-            <p role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          )}
+          </FormField>
+          {error && <FormError>{error}</FormError>}
           <Button type="submit" className="w-full" disabled={busy}>
             {busy && <LoaderCircle aria-hidden="true" className="animate-spin" />}
             {busy ? 'Submitting...' : 'Submit Request'}

@@ -1,7 +1,8 @@
 // The Admin screen's Audit Log tab: every administrator action, newest first, a page at a time.
 import { ScrollText } from 'lucide-react';
 import { useState } from 'react';
-import { ListEmpty, ListLoadError, ListLoading } from '../../../components/list-states.tsx';
+import { ListEmpty, ListLoading } from '../../../components/list-states.tsx';
+import { LoadError, useLoadFailureToast } from '../../../components/load-error.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import {
   Table,
@@ -13,7 +14,6 @@ import {
 } from '../../../components/ui/table.tsx';
 import { formatDate } from '../../../lib/format.ts';
 import { pageCountOf } from '../../../lib/use-clamp-page.ts';
-import { useLoadFailureToast } from '../../../lib/use-load-failure-toast.ts';
 import { useAuditLogQuery } from '../api.ts';
 import { actionLabel, detailLines } from '../audit-format.ts';
 
@@ -28,9 +28,7 @@ export function AuditLogTab() {
   if (query.isPending) return <ListLoading />;
   if (!data) {
     return (
-      <ListLoadError onRetry={() => void query.refetch()}>
-        The audit log could not be loaded.
-      </ListLoadError>
+      <LoadError onRetry={() => void query.refetch()}>The audit log could not be loaded.</LoadError>
     );
   }
   if (data.entries.length === 0) {

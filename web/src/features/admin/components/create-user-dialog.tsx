@@ -2,7 +2,8 @@
 // email an invitation. The dialog stays open with the reason when the server refuses.
 import type { Role } from '@upshot/contract';
 import { LoaderCircle } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
+import { FormError, FormField } from '../../../components/form-field.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import {
@@ -14,7 +15,6 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
 import { SegmentedControl } from '../../../components/ui/segmented-control.tsx';
 import type { Created } from '../hooks/use-user-actions.ts';
 
@@ -59,7 +59,6 @@ function CreateUserForm({
   onCreated,
   onCancel,
 }: Omit<CreateUserDialogProps, 'open' | 'onOpenChange'> & { onCancel: () => void }) {
-  const id = useId();
   const [email, setEmail] = useState('');
   const [username, setUsername] = useState('');
   const [role, setRole] = useState<Role>('user');
@@ -82,10 +81,8 @@ function CreateUserForm({
 
   return (
     <form className="grid gap-5" onSubmit={(event) => void submit(event)}>
-      <div className="grid gap-2">
-        <Label htmlFor={`${id}-email`}>Email</Label>
+      <FormField label="Email">
         <Input
-          id={`${id}-email`}
           type="email"
           autoComplete="off"
           required
@@ -94,11 +91,9 @@ function CreateUserForm({
           value={email}
           onChange={(event) => setEmail(event.target.value)}
         />
-      </div>
-      <div className="grid gap-2">
-        <Label htmlFor={`${id}-username`}>Username</Label>
+      </FormField>
+      <FormField label="Username">
         <Input
-          id={`${id}-username`}
           autoComplete="off"
           required
           maxLength={50}
@@ -106,38 +101,27 @@ function CreateUserForm({
           value={username}
           onChange={(event) => setUsername(event.target.value)}
         />
-      </div>
-      <div className="grid gap-2">
-        <Label id={`${id}-role`}>Role</Label>
+      </FormField>
+      <FormField label="Role">
         <SegmentedControl
-          aria-labelledby={`${id}-role`}
           value={role}
           onValueChange={setRole}
           options={ROLE_OPTIONS}
           disabled={busy}
         />
-      </div>
-      <div className="flex items-start gap-3">
+      </FormField>
+      <FormField
+        layout="check"
+        label="Send invite email"
+        hint="Emails a link to set a password, valid for 7 days. Otherwise you hand on the temporary password yourself."
+      >
         <Checkbox
-          id={`${id}-invite`}
           checked={sendInvite}
           disabled={busy}
           onCheckedChange={(checked) => setSendInvite(checked === true)}
-          className="mt-0.5"
         />
-        <div className="grid gap-1">
-          <Label htmlFor={`${id}-invite`}>Send invite email</Label>
-          <p className="text-xs text-muted-foreground">
-            Emails a link to set a password, valid for 7 days. Otherwise you hand on the temporary
-            password yourself.
-          </p>
-        </div>
-      </div>
-      {error && (
-        <p role="alert" className="text-sm text-destructive">
-          {error}
-        </p>
-      )}
+      </FormField>
+      {error && <FormError>{error}</FormError>}
       <DialogFooter>
         <Button type="button" variant="outline" disabled={busy} onClick={onCancel}>
           Cancel

@@ -23,7 +23,7 @@ import type { UploaderKind } from '../../users/index.ts';
 
 export type UserRowHandlers = {
   onResetPassword: (user: AdminUser) => void;
-  onDownloadConfig: (user: AdminUser, kind: UploaderKind) => void;
+  onDownloadUploader: (user: AdminUser, kind: UploaderKind) => void;
   onSetActive: (user: AdminUser, isActive: boolean) => void;
   onSetRole: (user: AdminUser, role: AdminUser['role']) => void;
   onDelete: (user: AdminUser) => void;
@@ -70,7 +70,7 @@ export function UserRowMenu({
         </DropdownMenuItem>
         <DropdownMenuGroup>
           {DOWNLOADS.map(({ kind, label }) => (
-            <DropdownMenuItem key={kind} onSelect={() => handlers.onDownloadConfig(user, kind)}>
+            <DropdownMenuItem key={kind} onSelect={() => handlers.onDownloadUploader(user, kind)}>
               <Download aria-hidden="true" />
               {label}
             </DropdownMenuItem>

@@ -5,11 +5,11 @@ import { UserPlus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { CredentialsDialog } from '../../../components/credentials-dialog.tsx';
-import { ListEmpty, ListLoadError, ListLoading } from '../../../components/list-states.tsx';
+import { ListEmpty, ListLoading } from '../../../components/list-states.tsx';
+import { LoadError, useLoadFailureToast } from '../../../components/load-error.tsx';
 import { Pagination } from '../../../components/pagination.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { useClampPage } from '../../../lib/use-clamp-page.ts';
-import { useLoadFailureToast } from '../../../lib/use-load-failure-toast.ts';
 import { useAuth } from '../../auth/index.ts';
 import { useUsersQuery } from '../api.ts';
 import { useUserActions, type Created } from '../hooks/use-user-actions.ts';
@@ -51,7 +51,7 @@ export function UsersTab() {
 
   const handlers: UserRowHandlers = {
     onResetPassword: (user) => ask('reset', user),
-    onDownloadConfig: (user, kind) => void actions.downloadConfig(user, kind),
+    onDownloadUploader: (user, kind) => void actions.downloadUploader(user, kind),
     onSetActive: (user, isActive) => void actions.setActive(user, isActive),
     onSetRole: (user, role) => {
       if (user.id === me?.id && role !== 'admin') ask('demote-self', user);
@@ -85,9 +85,7 @@ export function UsersTab() {
     content = <ListLoading />;
   } else if (!data) {
     content = (
-      <ListLoadError onRetry={() => void query.refetch()}>
-        The users could not be loaded.
-      </ListLoadError>
+      <LoadError onRetry={() => void query.refetch()}>The users could not be loaded.</LoadError>
     );
   } else if (users.length === 0) {
     content = (

@@ -92,7 +92,7 @@ export function useUserActions() {
       return copied ? null : tempPassword;
     },
 
-    downloadConfig: (user: AdminUser, kind: UploaderKind) => uploader.save(user, kind),
+    downloadUploader: (user: AdminUser, kind: UploaderKind) => uploader.save(user, kind),
 
     async setActive(user: AdminUser, isActive: boolean): Promise<void> {
       try {

@@ -5,6 +5,7 @@ import type { User } from '@upshot/contract';
 import { LoaderCircle } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
+import { FormError } from '../../../components/form-field.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent } from '../../../components/ui/card.tsx';
 import { getApiErrorMessage } from '../../../lib/api-client.ts';
@@ -99,11 +100,7 @@ function ChoosePasswordForm({ user }: { user: User }) {
             error={errors.confirm}
             disabled={busy}
           />
-          {serverError && (
-            <p role="alert" className="text-sm text-destructive">
-              {serverError}
-            </p>
-          )}
+          {serverError && <FormError>{serverError}</FormError>}
           <Button type="submit" className="w-full" disabled={busy}>
             {choose.isPending && <LoaderCircle aria-hidden="true" className="animate-spin" />}
             {choose.isPending ? 'Saving...' : 'Set Password'}

@@ -2,10 +2,10 @@ import { LoaderCircle } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { FormError, FormField } from '../../../components/form-field.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
 import { getApiErrorMessage } from '../../../lib/api-client.ts';
 import { useLoginMutation } from '../api.ts';
 import { returnPathOf } from '../return-path.ts';
@@ -45,41 +45,29 @@ export function LoginForm() {
       </CardHeader>
       <CardContent>
         <form className="grid gap-5" onSubmit={handleSubmit}>
-          <div className="grid gap-2">
-            <Label htmlFor="email">Email</Label>
+          <FormField label="Email" describedBy={error ? errorId : undefined} invalid={!!error}>
             <Input
-              id="email"
               name="email"
               type="email"
               autoComplete="email"
               required
               disabled={busy}
-              aria-describedby={error ? errorId : undefined}
-              aria-invalid={error ? true : undefined}
               value={email}
               onChange={(event) => setEmail(event.target.value)}
             />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="password">Password</Label>
+          </FormField>
+          <FormField label="Password" describedBy={error ? errorId : undefined} invalid={!!error}>
             <Input
-              id="password"
               name="password"
               type="password"
               autoComplete="current-password"
               required
               disabled={busy}
-              aria-describedby={error ? errorId : undefined}
-              aria-invalid={error ? true : undefined}
               value={password}
               onChange={(event) => setPassword(event.target.value)}
             />
-          </div>
-          {error && (
-            <p id={errorId} role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          )}
+          </FormField>
+          {error && <FormError id={errorId}>{error}</FormError>}
           <Button type="submit" className="w-full" disabled={busy}>
             {busy && <LoaderCircle aria-hidden="true" className="animate-spin" />}
             {busy ? 'Signing in...' : 'Sign in'}

@@ -1,6 +1,5 @@
-import { useId } from 'react';
+import { FormField } from '../../../components/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
 
 type PasswordFieldProps = {
   label: string;
@@ -12,26 +11,16 @@ type PasswordFieldProps = {
   autoFocus?: boolean;
 };
 
-/** A labelled password input with its error under it, tied to it for screen readers. */
+/** A password input in a form field: the sign-up, first-password and Change Password forms. */
 export function PasswordField({ label, value, onChange, error, ...input }: PasswordFieldProps) {
-  const id = useId();
   return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
+    <FormField label={label} error={error}>
       <Input
-        id={id}
         type="password"
         value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
         onChange={(event) => onChange(event.target.value)}
         {...input}
       />
-      {error && (
-        <p id={`${id}-error`} className="text-sm text-destructive">
-          {error}
-        </p>
-      )}
-    </div>
+    </FormField>
   );
 }

@@ -2,13 +2,14 @@
 // invitation was made with), is signed in and lands on the dashboard.
 import type { InviteInfo } from '@upshot/contract';
 import { LoaderCircle } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
+import { FormError, FormField } from '../../../components/form-field.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
 import { getApiErrorMessage, isApiError } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { useInviteQuery, useRegisterMutation } from '../api.ts';
@@ -32,14 +33,13 @@ export function RegisterScreen({ code }: { code: string }) {
     return (
       <AuthScreen title="Set your password">
         <Card>
-          <CardContent className="flex flex-col items-center gap-4 text-center">
-            <p role="alert" className="text-sm text-muted-foreground">
-              {getApiErrorMessage(invite.error) ??
-                'The invitation could not be checked. Check your connection and try again.'}
-            </p>
-            <Button variant="outline" onClick={() => void invite.refetch()}>
-              Retry
-            </Button>
+          <CardContent>
+            <LoadError onRetry={() => void invite.refetch()} className="border-0 p-0">
+              <p role="alert">
+                {getApiErrorMessage(invite.error) ??
+                  'The invitation could not be checked. Check your connection and try again.'}
+              </p>
+            </LoadError>
           </CardContent>
         </Card>
       </AuthScreen>
@@ -100,7 +100,6 @@ function RegisterForm({
   onInvalid: () => void;
 }) {
   const navigate = useNavigate();
-  const usernameId = useId();
   const [username, setUsername] = useState(invite.username);
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -156,24 +155,15 @@ function RegisterForm({
             readOnly
             hidden
           />
-          <div className="grid gap-2">
-            <Label htmlFor={usernameId}>Username</Label>
+          <FormField label="Username" error={usernameError}>
             <Input
-              id={usernameId}
               autoComplete="off"
               value={username}
               maxLength={50}
               disabled={busy}
-              aria-invalid={usernameError ? true : undefined}
-              aria-describedby={usernameError ? `${usernameId}-error` : undefined}
               onChange={(event) => setUsername(event.target.value)}
             />
-            {usernameError && (
-              <p id={`${usernameId}-error`} className="text-sm text-destructive">
-                {usernameError}
-              </p>
-            )}
-          </div>
+          </FormField>
           <PasswordField
             label="Password"
             autoComplete="new-password"
@@ -191,11 +181,7 @@ function RegisterForm({
             error={errors.confirm}
             disabled={busy}
           />
-          {serverError && (
-            <p role="alert" className="text-sm text-destructive">
-              {serverError}
-            </p>
-          )}
+          {serverError && <FormError>{serverError}</FormError>}
           <Button type="submit" className="w-full" disabled={busy}>
             {busy && <LoaderCircle aria-hidden="true" className="animate-spin" />}
             {busy ? 'Setting password...' : 'Set Password'}

@@ -1,25 +1,25 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { deferred, jsonResponse, mockFetch } from '../../../test/fetch-mock.ts';
-import { makeServerConfig, makeUser } from '../../../test/fixtures.ts';
+import type { User } from '@upshot/contract';
+import { deferred } from '../../../test/fetch-mock.ts';
+import { makeUser, makeUserStats } from '../../../test/fixtures.ts';
+import { mockApi, refuse, serverError, signIn, type Answer } from '../../../test/mock-api.ts';
 import { currentUrl, renderApp } from '../../../test/render-app.tsx';
 
 function signedInAs(role: 'user' | 'admin') {
-  localStorage.setItem('auth_token', 'tok');
-  mockFetch({ 'GET /api/auth/me': () => jsonResponse(200, makeUser({ role })) });
+  mockApi({ ...signIn(makeUser({ role })), stats: makeUserStats() });
 }
 
 describe('protected routes', () => {
   it("shows the full-screen 'Loading...' spinner while the session loads", async () => {
-    localStorage.setItem('auth_token', 'tok');
-    const me = deferred<Response>();
-    mockFetch({ 'GET /api/auth/me': () => me.promise });
+    const me = deferred<User>();
+    mockApi({ ...signIn(), me: () => me.promise });
     // A screen without loading state of its own, so any 'Loading...' left would be the guard's.
     renderApp('/profile');
 
     expect(screen.getByRole('status')).toHaveTextContent('Loading...');
 
-    me.resolve(jsonResponse(200, makeUser()));
+    me.resolve(makeUser());
     expect(await screen.findByRole('heading', { name: 'Profile' })).toBeInTheDocument();
     expect(screen.queryByText('Loading...')).not.toBeInTheDocument();
   });
@@ -27,7 +27,7 @@ describe('protected routes', () => {
   it.each(['/dashboard', '/uploads', '/settings', '/profile', '/admin'])(
     'redirects a signed-out visitor from %s to /login, replacing history',
     async (path) => {
-      mockFetch({});
+      mockApi({});
       const { router } = renderApp(path);
       expect(await screen.findByRole('heading', { name: 'Welcome back' })).toBeInTheDocument();
       expect(router.state.location.pathname).toBe('/login');
@@ -36,10 +36,7 @@ describe('protected routes', () => {
   );
 
   it('redirects to /login when the stored token is rejected', async () => {
-    localStorage.setItem('auth_token', 'stale');
-    mockFetch({
-      'GET /api/auth/me': () => jsonResponse(401, { error: 'unauthorized', message: 'no' }),
-    });
+    mockApi({ ...signIn(), me: refuse(401, 'Authentication required') });
     const { router } = renderApp('/dashboard');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(localStorage.getItem('auth_token')).toBeNull();
@@ -70,14 +67,14 @@ describe('protected routes', () => {
 
 describe('public routes', () => {
   it.each(['/request-access', '/register'])('%s shows the request-access screen', async (path) => {
-    mockFetch({});
+    mockApi({});
     renderApp(path);
     expect(await screen.findByRole('heading', { name: 'Request Access' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/login');
   });
 
   it('shows a not-found page with a link home for an unknown path', async () => {
-    mockFetch({});
+    mockApi({});
     renderApp('/no/such/page');
     expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go home' })).toHaveAttribute('href', '/');
@@ -86,13 +83,20 @@ describe('public routes', () => {
 
 describe('a session the server cannot check at start', () => {
   it.each([
-    ['answers 500', () => jsonResponse(500, { error: 'internal_error', message: 'Down' })],
-    ['is unreachable', () => Promise.reject(new TypeError('Failed to fetch'))],
-  ])('keeps the token when the server %s, and offers Retry', async (_, failure) => {
-    localStorage.setItem('auth_token', 'tok');
+    ['answers 500', (): Answer<'me'> => serverError()],
+    [
+      'is unreachable',
+      (): Answer<'me'> => {
+        throw new TypeError('Failed to fetch');
+      },
+    ],
+  ])('keeps the token when the server %s, and offers to try again', async (_, failure) => {
     let down = true;
-    mockFetch({
-      'GET /api/auth/me': () => (down ? failure() : jsonResponse(200, makeUser())),
+    mockApi({
+      ...signIn(),
+      me: () => (down ? failure() : makeUser()),
+      listTags: { tags: [] },
+      listUploads: { uploads: [], total: 0, page: 1, limit: 20 },
     });
     const { user, router } = renderApp('/uploads?type=images');
 
@@ -102,7 +106,7 @@ describe('a session the server cannot check at start', () => {
     expect(currentUrl(router)).toBe('/uploads?type=images');
 
     down = false;
-    await user.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await user.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { name: 'Uploads' })).toBeInTheDocument();
     expect(currentUrl(router)).toBe('/uploads?type=images');
   });
@@ -110,16 +114,16 @@ describe('a session the server cannot check at start', () => {
 
 describe('a session that ends on its own', () => {
   it('signs out on a 401 from any call, and signing in returns to the page with its query', async () => {
-    localStorage.setItem('auth_token', 'tok');
     let expired = false;
-    mockFetch({
-      'GET /api/auth/me': () => jsonResponse(200, makeUser()),
-      'GET /api/config': () => jsonResponse(200, makeServerConfig()),
-      'GET /api/uploads': () =>
+    mockApi({
+      ...signIn(),
+      stats: makeUserStats(),
+      listTags: { tags: [] },
+      listUploads: () =>
         expired
-          ? jsonResponse(401, { error: 'unauthorized', message: 'Authentication required' })
-          : jsonResponse(200, { uploads: [], total: 0, page: 1, limit: 20 }),
-      'POST /api/auth/login': () => jsonResponse(200, { token: 'fresh', user: makeUser() }),
+          ? refuse(401, 'Authentication required')
+          : { uploads: [], total: 0, page: 1, limit: 20 },
+      login: { token: 'fresh', user: makeUser() },
     });
     const { user, router } = renderApp('/dashboard');
     await screen.findByText('Welcome back, alice');
@@ -146,9 +150,7 @@ describe('a session that ends on its own', () => {
   });
 
   it('sends a visitor who opened a protected address back to it after signing in', async () => {
-    mockFetch({
-      'POST /api/auth/login': () => jsonResponse(200, { token: 't', user: makeUser() }),
-    });
+    mockApi({ login: { token: 't', user: makeUser() }, me: makeUser() });
     const { user, router } = renderApp('/profile?tab=keys');
     await screen.findByRole('heading', { name: 'Welcome back' });
     await user.type(screen.getByLabelText('Email'), 'alice@example.com');
@@ -159,10 +161,7 @@ describe('a session that ends on its own', () => {
   });
 
   it('keeps the stored token at start unless the answer is a 401', async () => {
-    localStorage.setItem('auth_token', 'tok');
-    mockFetch({
-      'GET /api/auth/me': () => jsonResponse(403, { error: 'forbidden', message: 'Disabled' }),
-    });
+    mockApi({ ...signIn(), me: refuse(403, 'Disabled') });
     renderApp('/dashboard');
     expect(await screen.findByText("Couldn't reach the server")).toBeInTheDocument();
     expect(localStorage.getItem('auth_token')).toBe('tok');

@@ -3,16 +3,16 @@
 import type { Preferences, Theme, UpdatePreferencesRequest } from '@upshot/contract';
 import { MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '@upshot/contract/constants';
 import { Globe, Lock, Monitor, Moon, SlidersHorizontal, Sun } from 'lucide-react';
-import { useId, useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
-import { SectionCard, SectionLoadError } from '../../../components/section-card.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { LoadError, useLoadFailureToast } from '../../../components/load-error.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
 import { SegmentedControl } from '../../../components/ui/segmented-control.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
-import { useLoadFailureToast } from '../../../lib/use-load-failure-toast.ts';
 import { usePreferencesQuery, useUpdatePreferencesMutation } from '../api.ts';
 import { parseUploadsPerPage } from '../rules.ts';
 
@@ -112,40 +112,10 @@ function afterSave(draft: Draft, sent: Draft): Draft {
   return next;
 }
 
-function Row({
-  label,
-  description,
-  htmlFor,
-  labelId,
-  children,
-}: {
-  label: string;
-  description: ReactNode;
-  htmlFor?: string;
-  labelId?: string;
-  children: ReactNode;
-}) {
-  return (
-    <div className="flex flex-col gap-3 border-b pb-4 last:border-b-0 last:pb-0 sm:flex-row sm:items-center sm:justify-between sm:gap-6">
-      <div className="flex min-w-0 flex-col gap-1">
-        <Label id={labelId} htmlFor={htmlFor}>
-          {label}
-        </Label>
-        <div className="text-sm text-muted-foreground">{description}</div>
-      </div>
-      <div className="shrink-0">{children}</div>
-    </div>
-  );
-}
+/** Each preference is a row of the list, parted by a rule. */
+const ROW = 'border-b pb-4 last:border-b-0 last:pb-0';
 
 function PreferencesForm({ saved }: { saved: Preferences }) {
-  const ids = {
-    privacy: useId(),
-    notifications: useId(),
-    theme: useId(),
-    perPage: useId(),
-    perPageHint: useId(),
-  };
   const [draft, setDraft] = useState<Draft>({});
   const update = useUpdatePreferencesMutation();
 
@@ -178,66 +148,64 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
         if (dirty && !update.isPending) save();
       }}
     >
-      <Row
+      <FormField
+        layout="row"
+        className={ROW}
         label="Default upload privacy"
-        labelId={ids.privacy}
-        description="Whether a new upload is public or private when you do not say"
+        hint="Whether a new upload is public or private when you do not say"
       >
         <SegmentedControl
-          aria-labelledby={ids.privacy}
           value={privacy}
           options={PRIVACY_OPTIONS}
           onValueChange={(value) =>
             setDraft((d) => ({ ...d, defaultUploadPrivacy: value === 'public' }))
           }
         />
-      </Row>
-      <Row
+      </FormField>
+      <FormField
+        layout="row"
+        className={ROW}
         label="Email notifications"
-        htmlFor={ids.notifications}
-        description="Emails about access requests and your account"
+        hint="Emails about access requests and your account"
       >
         <Switch
-          id={ids.notifications}
           checked={draft.emailNotifications ?? saved.emailNotifications}
           onCheckedChange={(checked) => setDraft((d) => ({ ...d, emailNotifications: checked }))}
         />
-      </Row>
-      <Row label="Theme" labelId={ids.theme} description="System and Dark use the dark theme">
+      </FormField>
+      <FormField
+        layout="row"
+        className={ROW}
+        label="Theme"
+        hint="System and Dark use the dark theme"
+      >
         <SegmentedControl
-          aria-labelledby={ids.theme}
           value={draft.theme ?? saved.theme}
           options={THEME_OPTIONS}
           onValueChange={(theme) => setDraft((d) => ({ ...d, theme }))}
         />
-      </Row>
-      <Row
+      </FormField>
+      <FormField
+        layout="row"
+        className={ROW}
         label="Uploads per page"
-        htmlFor={ids.perPage}
-        description={
-          <span id={ids.perPageHint} className={perPageValid ? undefined : 'text-destructive'}>
-            A whole number from {MIN_PAGE_SIZE} to {MAX_PAGE_SIZE}
-            {perPageValid ? '' : '; this value will not be saved'}
-          </span>
-        }
+        hint={`A whole number from ${MIN_PAGE_SIZE} to ${MAX_PAGE_SIZE}`}
+        error={perPageValid ? null : 'This value will not be saved'}
       >
         <Input
-          id={ids.perPage}
           type="number"
           inputMode="numeric"
           min={MIN_PAGE_SIZE}
           max={MAX_PAGE_SIZE}
           step={1}
           className="w-24"
-          aria-describedby={ids.perPageHint}
-          aria-invalid={!perPageValid || undefined}
           value={perPageText}
           onChange={(event) => {
             const text = event.target.value;
             setDraft((d) => ({ ...d, uploadsPerPage: text }));
           }}
         />
-      </Row>
+      </FormField>
       <div className="flex justify-end">
         <Button type="submit" disabled={!dirty || update.isPending}>
           {update.isPending ? 'Saving...' : 'Save Preferences'}
@@ -265,7 +233,10 @@ export function PreferencesCard() {
   let content;
   if (query.data) content = <PreferencesForm saved={query.data.preferences} />;
   else if (query.isPending) content = <PreferencesLoading />;
-  else content = <SectionLoadError onRetry={() => void query.refetch()} />;
+  else
+    content = (
+      <LoadError onRetry={() => void query.refetch()}>This section could not be loaded.</LoadError>
+    );
 
   return (
     <SectionCard

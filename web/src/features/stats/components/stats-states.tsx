@@ -1,6 +1,7 @@
 import { BarChart3, CloudUpload } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { LoadError } from '../../../components/load-error.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 
@@ -30,15 +31,9 @@ function StateFrame({ children }: { children: ReactNode }) {
 /** Calm in place of the numbers; the toast has already said what went wrong. */
 export function StatsLoadError({ onRetry }: { onRetry: () => void }) {
   return (
-    <StateFrame>
-      <div className="flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
-        <BarChart3 aria-hidden="true" className="size-6" />
-      </div>
-      <p className="text-sm text-muted-foreground">Statistics could not be loaded.</p>
-      <Button variant="outline" onClick={onRetry}>
-        Try again
-      </Button>
-    </StateFrame>
+    <LoadError onRetry={onRetry} icon={<BarChart3 aria-hidden="true" />} className="min-h-56">
+      Statistics could not be loaded.
+    </LoadError>
   );
 }
 

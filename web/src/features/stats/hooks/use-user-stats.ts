@@ -1,4 +1,4 @@
-import { useLoadFailureToast } from '../../../lib/use-load-failure-toast.ts';
+import { useLoadFailureToast } from '../../../components/load-error.tsx';
 import { useStatsQuery } from '../api.ts';
 
 /** The signed-in user's statistics outside the Dashboard (Profile), with the brief's failure toast. */

@@ -4,6 +4,7 @@ import { TAG_NAME_MAX } from '@upshot/contract/constants';
 import { Check, Pencil, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -26,7 +27,7 @@ type ManageTagsDialogProps = {
 type Editing = { id: string; name: string };
 
 export function ManageTagsDialog({ open, onOpenChange, onDeleted }: ManageTagsDialogProps) {
-  const { data, isPending, isError } = useTagsQuery();
+  const { data, isPending, isError, refetch } = useTagsQuery();
   const actions = useManageTagActions();
   const [editing, setEditing] = useState<Editing | null>(null);
   // Kept while the confirmation animates closed, hence the flag beside it.
@@ -58,7 +59,7 @@ export function ManageTagsDialog({ open, onOpenChange, onDeleted }: ManageTagsDi
   if (isPending) {
     body = <p className="text-sm text-muted-foreground">Loading...</p>;
   } else if (isError && !data) {
-    body = <p className="text-sm text-muted-foreground">Failed to load tags</p>;
+    body = <LoadError onRetry={() => void refetch()}>The tags could not be loaded.</LoadError>;
   } else if (tags.length === 0) {
     body = (
       <p className="text-sm text-muted-foreground">

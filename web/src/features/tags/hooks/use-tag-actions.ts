@@ -1,5 +1,6 @@
 // The tag changes, each with the toasts the brief gives it. Each resolves to true when it worked.
 import type { Tag, Upload } from '@upshot/contract';
+import { MAX_TAGS_PER_UPLOAD } from '@upshot/contract/constants';
 import { toast } from 'sonner';
 import {
   useAddTagToUploadMutation,
@@ -75,12 +76,15 @@ export function useBatchTagActions() {
   return {
     async addTag(uploadIds: string[], tag: Tag): Promise<boolean> {
       try {
-        const { addedCount, skippedCount } = await batchAdd.mutateAsync({
+        const { addedCount, skippedCount, fullCount } = await batchAdd.mutateAsync({
           uploadIds,
           tagId: tag.id,
         });
         toast.success(`Tag "${tag.name}" added to ${addedCount} upload(s)`);
         if (skippedCount > 0) toast.info(`${skippedCount} already had this tag`);
+        if (fullCount > 0) {
+          toast.info(`${fullCount} already carry ${MAX_TAGS_PER_UPLOAD} tags (the most allowed)`);
+        }
         return true;
       } catch (error) {
         toast.error(tagFailureMessage(error, 'Failed to add tag'));

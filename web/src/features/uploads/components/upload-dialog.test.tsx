@@ -1,4 +1,4 @@
-import type { ServerConfig, Upload } from '@upshot/contract';
+import type { ServerConfig } from '@upshot/contract';
 import { CHUNK_SIZE } from '@upshot/contract/constants';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
@@ -6,17 +6,13 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/sonner.tsx';
-import { jsonResponse, mockFetch } from '../../../test/fetch-mock.ts';
-import { makeServerConfig, makeUpload } from '../../../test/fixtures.ts';
+import { makeServerConfig, makeUpload, makeUploadResponse } from '../../../test/fixtures.ts';
+import { mockApi, reply, type Answers } from '../../../test/mock-api.ts';
 import { createTestQueryClient } from '../../../test/render-app.tsx';
 import { mockXhr, type FakeXhrRequest } from '../../../test/xhr-mock.ts';
 import { UploadDialog } from './upload-dialog.tsx';
 
-const created = (upload: Upload) => ({
-  url: upload.url,
-  message: 'File uploaded successfully',
-  upload,
-});
+const created = makeUploadResponse;
 
 function Harness({ sleep }: { sleep?: (ms: number) => Promise<void> }) {
   const [open, setOpen] = useState(true);
@@ -33,13 +29,13 @@ function renderDialog(
   options: {
     sleep?: (ms: number) => Promise<void>;
     config?: ServerConfig;
-    fetch?: Parameters<typeof mockFetch>[0];
+    answers?: Answers;
   } = {},
 ) {
   localStorage.setItem('auth_token', 'tok');
-  const network = mockFetch({
-    'GET /api/config': () => jsonResponse(200, options.config ?? makeServerConfig()),
-    ...options.fetch,
+  const network = mockApi({
+    config: options.config ?? makeServerConfig(),
+    ...options.answers,
   });
   const user = userEvent.setup({ delay: null });
   render(
@@ -50,11 +46,15 @@ function renderDialog(
   );
   const dialog = screen.getByRole('dialog', { name: 'Upload Files' });
   const input = within(dialog).getByLabelText('Choose files to upload') as HTMLInputElement;
-  return { user, dialog, input, calls: network.requests };
+  return { user, dialog, input, sent: network.sent };
 }
 
 function row(name: string) {
   return screen.getByRole('listitem', { name });
+}
+
+function findRow(name: string) {
+  return screen.findByRole('listitem', { name });
 }
 
 function sizedFile(name: string, size: number, type: string) {
@@ -193,23 +193,24 @@ describe('UploadDialog', () => {
       stored.add(index);
       request.respond(204);
     });
-    const { user, dialog, input, calls } = renderDialog({
+    const { user, dialog, input, sent } = renderDialog({
       sleep: async () => {},
-      fetch: {
-        'POST /api/chunked-upload/init': () =>
-          jsonResponse(201, { uploadId: 'up1', chunkSize: CHUNK_SIZE, expiresAt: '2030-01-01' }),
-        'GET /api/chunked-upload/up1': () =>
-          jsonResponse(200, {
-            uploadId: 'up1',
-            filename: 'disk.img',
-            totalSize: size,
-            totalChunks: 3,
-            chunkSize: CHUNK_SIZE,
-            receivedChunks: [...stored],
-            expiresAt: '2030-01-01',
-          }),
-        'POST /api/chunked-upload/complete': () =>
-          jsonResponse(201, created(makeUpload({ originalFilename: 'disk.img', size }))),
+      answers: {
+        chunkedInit: reply(201, {
+          uploadId: 'up1',
+          chunkSize: CHUNK_SIZE,
+          expiresAt: '2030-01-01',
+        }),
+        chunkedStatus: () => ({
+          uploadId: 'up1',
+          filename: 'disk.img',
+          totalSize: size,
+          totalChunks: 3,
+          chunkSize: CHUNK_SIZE,
+          receivedChunks: [...stored],
+          expiresAt: '2030-01-01',
+        }),
+        chunkedComplete: reply(201, created(makeUpload({ originalFilename: 'disk.img', size }))),
       },
     });
     await user.upload(input, [sizedFile('disk.img', size, 'application/octet-stream')]);
@@ -226,19 +227,17 @@ describe('UploadDialog', () => {
 
     expect(await screen.findByText('1 file(s) uploaded successfully')).toBeInTheDocument();
     expect(requests.slice(5).map((r) => r.body.get('chunkIndex'))).toEqual(['1', '2']);
-    expect(calls.filter((r) => r.url.endsWith('/init'))).toHaveLength(1);
+    expect(sent('chunkedInit')).toHaveLength(1);
   });
 
   it("marks and sends in chunks what is over the server's limit, cut at the size it answers", async () => {
     const config = makeServerConfig({ maxSimpleUploadBytes: 2000, chunkSize: 1000 });
     const { requests } = mockXhr((request) => request.respond(204));
-    const { user, dialog, input, calls } = renderDialog({
+    const { user, dialog, input, sent } = renderDialog({
       config,
-      fetch: {
-        'POST /api/chunked-upload/init': () =>
-          jsonResponse(201, { uploadId: 'up1', chunkSize: 1000, expiresAt: '2030-01-01' }),
-        'POST /api/chunked-upload/complete': () =>
-          jsonResponse(201, created(makeUpload({ originalFilename: 'log.txt' }))),
+      answers: {
+        chunkedInit: reply(201, { uploadId: 'up1', chunkSize: 1000, expiresAt: '2030-01-01' }),
+        chunkedComplete: reply(201, created(makeUpload({ originalFilename: 'log.txt' }))),
       },
     });
     expect(
@@ -249,7 +248,8 @@ describe('UploadDialog', () => {
       new File(['x'.repeat(2500)], 'log.txt', { type: 'text/plain' }),
       new File(['x'.repeat(2000)], 'small.txt', { type: 'text/plain' }),
     ]);
-    expect(within(row('log.txt')).getByText('Chunked')).toBeInTheDocument();
+    // The drop zone reads the files before it lists them.
+    expect(within(await findRow('log.txt')).getByText('Chunked')).toBeInTheDocument();
     expect(within(row('small.txt')).queryByText('Chunked')).not.toBeInTheDocument();
 
     await user.click(within(row('small.txt')).getByRole('button', { name: 'Remove small.txt' }));
@@ -257,6 +257,6 @@ describe('UploadDialog', () => {
 
     expect(await screen.findByText('1 file(s) uploaded successfully')).toBeInTheDocument();
     expect(requests.map((r) => (r.body.get('chunk') as Blob).size)).toEqual([1000, 1000, 500]);
-    expect(calls.filter((r) => r.url.endsWith('/api/config'))).toHaveLength(1);
+    expect(sent('config')).toHaveLength(1);
   });
 });

@@ -12,7 +12,7 @@ import {
 } from '../../../components/ui/dialog.tsx';
 import { formatBytes } from '../../../lib/format.ts';
 import { cn } from '../../../lib/utils.ts';
-import { useServerConfig } from '../../config/index.ts';
+import { useServerConfig } from '../../system/index.ts';
 import { useUploadQueue } from '../hooks/use-upload-queue.ts';
 import { DEFAULT_LIMITS, isChunkedUpload, type UploadFileOptions } from '../upload-file.ts';
 import { UploadQueueRow } from './upload-queue-row.tsx';

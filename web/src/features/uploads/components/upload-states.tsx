@@ -53,14 +53,3 @@ export function UploadsFilteredEmpty() {
     </StateFrame>
   );
 }
-
-export function UploadsLoadError({ onRetry }: { onRetry: () => void }) {
-  return (
-    <StateFrame icon={<SearchX aria-hidden="true" className="size-6" />}>
-      <p className="text-sm text-muted-foreground">Your uploads could not be loaded.</p>
-      <Button variant="outline" onClick={onRetry}>
-        Try again
-      </Button>
-    </StateFrame>
-  );
-}

@@ -1,7 +1,8 @@
 import type { Upload } from '@upshot/contract';
 import { VANITY_MAX } from '@upshot/contract/constants';
 import { X } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type ComponentProps, type FormEvent } from 'react';
+import { FormField } from '../../../components/form-field.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -11,9 +12,8 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog.tsx';
-import { Label } from '../../../components/ui/label.tsx';
 import { cn } from '../../../lib/utils.ts';
-import { useServerConfig } from '../../config/index.ts';
+import { useServerConfig } from '../../system/index.ts';
 
 type VanityUrlDialogProps = {
   /** The upload being edited; kept while the dialog animates closed. */
@@ -31,6 +31,48 @@ type VanityUrlDialogProps = {
 function linkOrigin(publicUrl: string | undefined, upload: Upload): string {
   if (publicUrl !== undefined) return `${publicUrl}/`;
   return upload.url.slice(0, upload.url.lastIndexOf('/') + 1);
+}
+
+/**
+ * The input drawn after the link's origin, with a button that empties it. The form field's
+ * props (id, aria-*) go to the input.
+ */
+function PrefixedInput({
+  prefix,
+  onClear,
+  ...input
+}: ComponentProps<'input'> & { prefix: string; onClear: () => void }) {
+  return (
+    <div
+      className={cn(
+        'flex h-9 items-center overflow-hidden rounded-md border border-input bg-input/30 shadow-xs transition-[color,box-shadow] focus-within:border-ring focus-within:ring-[3px] focus-within:ring-ring/50',
+        input['aria-invalid'] && 'border-destructive ring-destructive/40',
+      )}
+    >
+      <span
+        className="max-w-[40%] shrink-0 truncate border-r border-input bg-muted/50 px-3 py-2 font-mono text-xs text-muted-foreground sm:max-w-[55%]"
+        title={prefix}
+      >
+        {prefix}
+      </span>
+      <input
+        {...input}
+        className="h-full min-w-0 flex-1 bg-transparent px-2 font-mono text-sm outline-none placeholder:text-muted-foreground/60 disabled:opacity-50"
+      />
+      {input.value !== '' && (
+        <button
+          type="button"
+          aria-label="Clear custom URL"
+          title="Clear"
+          onClick={onClear}
+          disabled={input.disabled}
+          className="mr-1 rounded-sm p-1 text-muted-foreground outline-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/50"
+        >
+          <X aria-hidden="true" className="size-4" />
+        </button>
+      )}
+    </div>
+  );
 }
 
 /** The Custom Short URL dialog: pick the path after the site's origin. */
@@ -63,9 +105,6 @@ function VanityUrlForm({
   const [value, setValue] = useState(upload.vanityUrl ?? '');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const inputId = useId();
-  const hintId = useId();
-  const errorId = useId();
   const { data: config } = useServerConfig();
   const origin = linkOrigin(config?.publicUrl, upload);
   const trimmed = value.trim();
@@ -89,62 +128,30 @@ function VanityUrlForm({
         </DialogDescription>
       </DialogHeader>
 
-      <div className="grid gap-2">
-        <Label htmlFor={inputId}>Custom URL</Label>
-        <div
-          className={cn(
-            'flex h-9 items-center overflow-hidden rounded-md border border-input bg-input/30 shadow-xs transition-[color,box-shadow] focus-within:border-ring focus-within:ring-[3px] focus-within:ring-ring/50',
-            error && 'border-destructive ring-destructive/40',
-          )}
-        >
-          <span
-            className="max-w-[40%] shrink-0 truncate sm:max-w-[55%] border-r border-input bg-muted/50 px-3 py-2 font-mono text-xs text-muted-foreground"
-            title={origin}
-          >
-            {origin}
-          </span>
-          <input
-            id={inputId}
-            value={value}
-            onChange={(event) => {
-              setValue(event.target.value);
-              setError(null);
-            }}
-            maxLength={VANITY_MAX}
-            placeholder={upload.shortCode}
-            autoComplete="off"
-            spellCheck={false}
-            autoFocus
-            disabled={saving}
-            aria-describedby={error ? `${hintId} ${errorId}` : hintId}
-            aria-invalid={error ? true : undefined}
-            className="h-full min-w-0 flex-1 bg-transparent px-2 font-mono text-sm outline-none placeholder:text-muted-foreground/60 disabled:opacity-50"
-          />
-          {value !== '' && (
-            <button
-              type="button"
-              aria-label="Clear custom URL"
-              title="Clear"
-              onClick={() => {
-                setValue('');
-                setError(null);
-              }}
-              disabled={saving}
-              className="mr-1 rounded-sm p-1 text-muted-foreground outline-none hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring/50"
-            >
-              <X aria-hidden="true" className="size-4" />
-            </button>
-          )}
-        </div>
-        <p id={hintId} className="text-xs text-muted-foreground">
-          3-50 characters: letters, numbers, hyphens and underscores
-        </p>
-        {error && (
-          <p id={errorId} role="alert" className="text-xs text-destructive">
-            {error}
-          </p>
-        )}
-      </div>
+      <FormField
+        label="Custom URL"
+        hint="3-50 characters: letters, numbers, hyphens and underscores"
+        error={error}
+      >
+        <PrefixedInput
+          prefix={origin}
+          value={value}
+          onChange={(event) => {
+            setValue(event.target.value);
+            setError(null);
+          }}
+          onClear={() => {
+            setValue('');
+            setError(null);
+          }}
+          maxLength={VANITY_MAX}
+          placeholder={upload.shortCode}
+          autoComplete="off"
+          spellCheck={false}
+          autoFocus
+          disabled={saving}
+        />
+      </FormField>
 
       <div className="grid gap-1 rounded-lg border bg-muted/30 px-3 py-2.5">
         <span className="text-xs font-medium text-muted-foreground">Preview</span>

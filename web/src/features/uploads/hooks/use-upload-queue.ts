@@ -3,7 +3,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
-import { serverConfigQuery } from '../../config/index.ts';
+import { serverConfigQuery } from '../../system/index.ts';
 import { useInvalidateUploads } from '../api.ts';
 import {
   DEFAULT_LIMITS,

@@ -1,11 +1,11 @@
 // Settings' last two sections, both read from the user: who they are, and their disk use.
 import type { Role } from '@upshot/contract';
 import { HardDrive, UserRound } from 'lucide-react';
-import { useId } from 'react';
-import { SectionCard, SectionLoadError } from '../../../components/section-card.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { formatBytes } from '../../../lib/format.ts';
@@ -15,12 +15,10 @@ import { storageUsage } from '../rules.ts';
 export const ROLE_LABELS: Record<Role, string> = { user: 'User', admin: 'Admin' };
 
 function ReadOnlyField({ label, value }: { label: string; value: string }) {
-  const id = useId();
   return (
-    <div className="flex flex-col gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input id={id} value={value} readOnly className="text-muted-foreground" />
-    </div>
+    <FormField label={label}>
+      <Input value={value} readOnly className="text-muted-foreground" />
+    </FormField>
   );
 }
 
@@ -47,7 +45,9 @@ export function AccountInfoCard({ userId }: { userId: string }) {
   } else if (query.isPending) {
     content = <Skeleton className="h-16" />;
   } else {
-    content = <SectionLoadError onRetry={() => void query.refetch()} />;
+    content = (
+      <LoadError onRetry={() => void query.refetch()}>This section could not be loaded.</LoadError>
+    );
   }
 
   return (
@@ -89,7 +89,10 @@ export function StorageUsageCard({ userId }: { userId: string }) {
   let content;
   if (user) content = <StorageUsage used={user.diskUsed} quota={user.diskQuota} />;
   else if (query.isPending) content = <Skeleton className="h-8" />;
-  else content = <SectionLoadError onRetry={() => void query.refetch()} />;
+  else
+    content = (
+      <LoadError onRetry={() => void query.refetch()}>This section could not be loaded.</LoadError>
+    );
 
   return (
     <SectionCard

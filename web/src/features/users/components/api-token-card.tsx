@@ -1,13 +1,14 @@
 // Settings' API Token section: the personal token, masked unless shown, a copy button, and
 // Regenerate behind a confirmation (the old token, and every config made with it, stop working).
 import { Check, Copy, Eye, EyeOff, KeySquare, RefreshCw } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
-import { SectionCard, SectionLoadError } from '../../../components/section-card.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { LoadError } from '../../../components/load-error.tsx';
+import { SectionCard } from '../../../components/section-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Label } from '../../../components/ui/label.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { useCopy } from '../../../lib/use-copy.ts';
 import { useRegenerateApiTokenMutation } from '../api.ts';
@@ -15,23 +16,20 @@ import { useSettingsUser } from '../hooks/use-settings-user.ts';
 import { maskToken } from '../rules.ts';
 
 function TokenField({ token }: { token: string }) {
-  const id = useId();
   const [revealed, setRevealed] = useState(false);
   const { copy, copied } = useCopy();
 
   return (
     <div className="flex flex-col gap-2 sm:flex-row">
       {/* The section's title names the token on screen; the label names it to screen readers. */}
-      <Label htmlFor={id} className="sr-only">
-        API token
-      </Label>
-      <Input
-        id={id}
-        readOnly
-        value={revealed ? token : maskToken(token)}
-        className="min-w-0 flex-1 font-mono"
-        spellCheck={false}
-      />
+      <FormField label="API token" hideLabel className="min-w-0 flex-1">
+        <Input
+          readOnly
+          value={revealed ? token : maskToken(token)}
+          className="font-mono"
+          spellCheck={false}
+        />
+      </FormField>
       <div className="flex gap-2">
         <Button
           variant="outline"
@@ -101,7 +99,9 @@ export function ApiTokenCard({ userId }: { userId: string }) {
   } else if (query.isPending) {
     content = <Skeleton className="h-9" />;
   } else {
-    content = <SectionLoadError onRetry={() => void query.refetch()} />;
+    content = (
+      <LoadError onRetry={() => void query.refetch()}>This section could not be loaded.</LoadError>
+    );
   }
 
   return (

@@ -1,4 +1,4 @@
-import { useLoadFailureToast } from '../../../lib/use-load-failure-toast.ts';
+import { useLoadFailureToast } from '../../../components/load-error.tsx';
 import { useUserQuery } from '../api.ts';
 
 /** The user a Settings section shows; any section that cannot load it says so in one toast. */

@@ -1,2 +1,0 @@
-// The server-config feature's public surface.
-export { serverConfigQuery, useServerConfig } from './api.ts';

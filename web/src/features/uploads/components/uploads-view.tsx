@@ -1,0 +1,187 @@
+// The Uploads screen: the list with its filters and pages, the selection and its batch actions,
+// and the dialogs that upload, set a custom URL and confirm deletes.
+import type { Upload } from '@upshot/contract';
+import { CloudUpload, SearchX } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { FormField } from '../../../components/form-field.tsx';
+import { LoadError, useLoadFailureToast } from '../../../components/load-error.tsx';
+import { PageHeader } from '../../../components/page-header.tsx';
+import { Pagination } from '../../../components/pagination.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Checkbox } from '../../../components/ui/checkbox.tsx';
+import { isApiError } from '../../../lib/api-client.ts';
+import { useClampPage } from '../../../lib/use-clamp-page.ts';
+import { useUploadsPerPage } from '../../preferences/index.ts';
+import { useUploadsQuery } from '../api.ts';
+import { useOpenUpload } from '../hooks/use-open-upload.ts';
+import { useSelection } from '../hooks/use-selection.ts';
+import { useUploadActions } from '../hooks/use-upload-actions.ts';
+import { useUploadFilters } from '../hooks/use-upload-filters.ts';
+import { FilterBar } from './filter-bar.tsx';
+import { SelectionBar } from './selection-bar.tsx';
+import { UploadDialog } from './upload-dialog.tsx';
+import { UploadGrid } from './upload-grid.tsx';
+import { UploadsEmpty, UploadsFilteredEmpty, UploadsLoading } from './upload-states.tsx';
+import { VanityUrlDialog } from './vanity-url-dialog.tsx';
+
+const closed = { upload: null, open: false };
+
+export function UploadsView() {
+  const pageSize = useUploadsPerPage();
+  const filters = useUploadFilters(pageSize.limit);
+  const { params, setPage, replacePage } = filters;
+  const query = useUploadsQuery(params, { enabled: pageSize.ready });
+  const { data, isPending } = query;
+  const { selected, toggle, toggleAll, clear: clearSelection } = useSelection();
+  const actions = useUploadActions();
+  const openUpload = useOpenUpload();
+
+  const [uploadOpen, setUploadOpen] = useState(false);
+  // Each dialog keeps its subject while it animates closed, hence a flag beside it.
+  const [vanity, setVanity] = useState<{ upload: Upload | null; open: boolean }>(closed);
+  const [toDelete, setToDelete] = useState<{ upload: Upload | null; open: boolean }>(closed);
+  const [batchDelete, setBatchDelete] = useState<{ ids: string[]; open: boolean }>({
+    ids: [],
+    open: false,
+  });
+
+  // A 404 under a tag filter is no failure to report: the tag is gone, and the filter bar drops it.
+  useLoadFailureToast(
+    query,
+    'Failed to load uploads',
+    (error) => params.tag !== '' && isApiError(error, 404),
+  );
+
+  // Another filter or page is another list: nothing on it is ticked yet.
+  useEffect(() => {
+    clearSelection();
+  }, [params, clearSelection]);
+
+  const uploads = data?.uploads ?? [];
+  // Deleting the last cards of the last page leaves it empty: step back to the new last page.
+  const pageCount = useClampPage(
+    data && { page: data.page, limit: data.limit, total: data.total, rows: uploads.length },
+    replacePage,
+  );
+  const listedIds = uploads.map((upload) => upload.id);
+  const selectedUploads = uploads.filter((upload) => selected.has(upload.id));
+  const selectedIds = selectedUploads.map((upload) => upload.id);
+  const allSelected = listedIds.length > 0 && selectedIds.length === listedIds.length;
+
+  const confirmDeleteOne = async () => {
+    const { upload } = toDelete;
+    setToDelete((current) => ({ ...current, open: false }));
+    if (upload && (await actions.deleteUpload(upload))) toggle(upload.id, false);
+  };
+
+  const confirmDeleteSelected = async () => {
+    setBatchDelete((current) => ({ ...current, open: false }));
+    if (await actions.deleteUploads(batchDelete.ids)) clearSelection();
+  };
+
+  let content;
+  if (isPending) {
+    content = <UploadsLoading />;
+  } else if (!data) {
+    content = (
+      <LoadError
+        onRetry={() => void query.refetch()}
+        icon={<SearchX aria-hidden="true" />}
+        className="min-h-72 bg-card/30"
+      >
+        Your uploads could not be loaded.
+      </LoadError>
+    );
+  } else if (uploads.length === 0) {
+    content = filters.isFiltered ? (
+      <UploadsFilteredEmpty />
+    ) : (
+      <UploadsEmpty onUpload={() => setUploadOpen(true)} />
+    );
+  } else {
+    content = (
+      <>
+        <UploadGrid
+          uploads={uploads}
+          selected={selected}
+          onToggle={toggle}
+          onOpen={(upload) => void openUpload(upload)}
+          onCopyUrl={(upload) => void actions.copyUrl(upload)}
+          onSetCustomUrl={(upload) => setVanity({ upload, open: true })}
+          onDelete={(upload) => setToDelete({ upload, open: true })}
+        />
+        <Pagination page={data.page} pageCount={pageCount} onPageChange={setPage} />
+      </>
+    );
+  }
+
+  return (
+    <div className={selectedIds.length > 0 ? 'flex flex-col gap-6 pb-20' : 'flex flex-col gap-6'}>
+      <div className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <PageHeader
+          title="Uploads"
+          description={
+            data && data.total > 0
+              ? `${data.total} ${data.total === 1 ? 'file' : 'files'}`
+              : 'Your files and their short links'
+          }
+        />
+        <div className="flex items-center gap-4">
+          <FormField
+            layout="check"
+            label="Select All"
+            className="items-center gap-2"
+            labelClassName="cursor-pointer"
+          >
+            <Checkbox
+              checked={allSelected ? true : selectedIds.length > 0 ? 'indeterminate' : false}
+              onCheckedChange={() => toggleAll(listedIds)}
+              disabled={listedIds.length === 0}
+            />
+          </FormField>
+          <Button onClick={() => setUploadOpen(true)}>
+            <CloudUpload aria-hidden="true" />
+            Upload Files
+          </Button>
+        </div>
+      </div>
+
+      <FilterBar filters={filters} />
+
+      {content}
+
+      <SelectionBar
+        uploads={selectedUploads}
+        onDelete={() => setBatchDelete({ ids: selectedIds, open: true })}
+        onClear={clearSelection}
+        disabled={actions.isDeleting}
+      />
+
+      <UploadDialog open={uploadOpen} onOpenChange={setUploadOpen} />
+
+      <VanityUrlDialog
+        upload={vanity.upload}
+        open={vanity.open}
+        onOpenChange={(open) => setVanity((current) => ({ ...current, open }))}
+        onSave={actions.setVanityUrl}
+      />
+
+      <ConfirmDialog
+        open={toDelete.open}
+        onOpenChange={(open) => setToDelete((current) => ({ ...current, open }))}
+        title="Delete upload"
+        description={`Delete "${toDelete.upload?.originalFilename ?? ''}"? This cannot be undone.`}
+        onConfirm={() => void confirmDeleteOne()}
+      />
+
+      <ConfirmDialog
+        open={batchDelete.open}
+        onOpenChange={(open) => setBatchDelete((current) => ({ ...current, open }))}
+        title="Delete uploads"
+        description={`Delete ${batchDelete.ids.length} upload(s)? This cannot be undone.`}
+        onConfirm={() => void confirmDeleteSelected()}
+      />
+    </div>
+  );
+}
