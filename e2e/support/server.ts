@@ -48,7 +48,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     DATABASE_URL: '',
     ...env,
   };
-  const nodeArgs = (serverNodeArgs as (env: NodeJS.ProcessEnv) => string[])(childEnv);
+  const nodeArgs = (serverNodeArgs as () => string[])();
   const child: ChildProcess = spawn(process.execPath, [...nodeArgs, main], {
     cwd: repoRoot,
     env: childEnv,

@@ -1,6 +1,6 @@
 /**
  * Creates a user straight in a running server's SQLite database, through the server's own users
- * module (the same hashing, token and quota rules as the app), with the password given: a
+ * service (the same hashing, token and quota rules as the app), with the password given: a
  * ready-to-use user without a temporary password (which a user made through the admin API must
  * replace first), for tests that are not about administration, and as the accounts an
  * administration test works on. Making users is tested through the Admin screen.
@@ -12,7 +12,7 @@ import { systemClock } from '../../server/src/lib/clock.ts';
 import { deriveKeys } from '../../server/src/lib/crypto.ts';
 import { resolveSecretKey } from '../../server/src/lib/secret-key.ts';
 import { createAuditModule } from '../../server/src/modules/audit/index.ts';
-import { createUsersModule } from '../../server/src/modules/users/index.ts';
+import { createAccounts } from '../../server/src/modules/users/index.ts';
 // Types only: the route config field declared there is used by the module types above, and
 // nothing else in this program's import graph brings that declaration in.
 import type {} from '../../server/src/plugins/security.ts';
@@ -26,14 +26,14 @@ export async function createUser(server: RunningServer, user: NewTestUser): Prom
   const config = loadConfig({ DATA_DIR: server.dataDir });
   const handle = openDatabase(config);
   try {
-    const users = createUsersModule({
+    const users = createAccounts({
       db: handle.db,
       keys: deriveKeys(resolveSecretKey(config.secretKey, config.dataDir)),
       clock: systemClock,
       defaultQuotaBytes: config.defaultQuotaBytes,
       audit: createAuditModule({ db: handle.db, clock: systemClock }).service,
     });
-    const row = await users.service.create(user);
+    const row = await users.create(user);
     return row.id;
   } finally {
     await handle.db.destroy();

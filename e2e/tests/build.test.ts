@@ -1,14 +1,18 @@
 /**
  * When `npm start` (and these tests) rebuild the web app and the server: whenever the sources
  * differ from those the build was made from, whatever the files' dates say. An unpacked release
- * keeps the archive's dates, which can be older than the build it replaces.
+ * keeps the archive's dates, which can be older than the build it replaces. And what the build
+ * gives browsers: each file compressed once, at build time.
  */
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterEach, expect, it } from 'vitest';
 // @ts-expect-error plain ESM helpers shared with `npm start`, no type declarations
 import { buildIsStale, sourcesDigest } from '../../scripts/web-build.mjs';
+import { repoRoot, startServer } from '../support/server.ts';
 
 const stale = buildIsStale as (
   built: string,
@@ -50,4 +54,43 @@ it('is stale when a source changed, even to an older date, and not for dates alo
   expect(isStale()).toBe(false);
   fs.renameSync(path.join(base, 'src/lib/b.ts'), path.join(base, 'src/lib/c.ts'));
   expect(isStale()).toBe(true);
+});
+
+/** The raw bytes and headers of a GET: fetch() would decompress them. */
+function getRaw(url: string, acceptEncoding: string) {
+  return new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (part: Buffer) => parts.push(part));
+        res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+      })
+      .on('error', reject);
+  });
+}
+
+it('serves the built page and its scripts compressed as the browser accepts', async () => {
+  const server = await startServer();
+  try {
+    const dist = path.join(repoRoot, 'web/dist');
+    const page = await getRaw(`${server.url}/login`, 'gzip, deflate, br, zstd');
+    expect(page.headers['content-encoding']).toBe('br');
+    const html = zlib.brotliDecompressSync(page.body).toString();
+    expect(html).toBe(fs.readFileSync(path.join(dist, 'index.html'), 'utf8'));
+
+    const entry = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(entry).toBeDefined();
+    const file = fs.readFileSync(path.join(dist, entry!));
+    const br = await getRaw(`${server.url}${entry}`, 'br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['vary']).toMatch(/accept-encoding/i);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.body.length).toBeLessThan(file.length / 2);
+    expect(zlib.brotliDecompressSync(br.body)).toEqual(file);
+    const gzip = await getRaw(`${server.url}${entry}`, 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gzip.body)).toEqual(file);
+  } finally {
+    await server.stop();
+  }
 });
