@@ -12,7 +12,7 @@ import { createMailer, type Mailer } from './lib/mailer.ts';
 import { loggableUrl } from './lib/logger.ts';
 import { deriveKeys } from './lib/crypto.ts';
 import { createFileHasher } from './lib/file-hasher.ts';
-import { createAdminModule } from './modules/admin/index.ts';
+import { createAccessRequestsModule } from './modules/access-requests/index.ts';
 import { createAuditModule } from './modules/audit/index.ts';
 import { createAuthModule } from './modules/auth/index.ts';
 import { createChunkedUploadsModule } from './modules/chunked-uploads/index.ts';
@@ -176,7 +176,7 @@ export async function buildApp(deps: AppDeps) {
     mailer,
     publicUrl: config.publicUrl,
   });
-  const admin = createAdminModule({
+  const accessRequests = createAccessRequestsModule({
     db,
     audit: audit.service,
     users: accounts,
@@ -222,7 +222,7 @@ export async function buildApp(deps: AppDeps) {
     tags,
     stats,
     uploaders,
-    admin,
+    accessRequests,
     audit,
     links,
   };

@@ -17,9 +17,9 @@ import type { AuthService } from '../auth/index.ts';
 import type { PreferencesService } from '../preferences/index.ts';
 import type { UserManagement, UsersService } from '../users/index.ts';
 import { newRequestEmail, rejectionEmail } from './emails.ts';
-import type { AdminRepository } from './repository.ts';
+import type { AccessRequestsRepository } from './repository.ts';
 
-export type AdminService = ReturnType<typeof createAdminService>;
+export type AccessRequestsService = ReturnType<typeof createAccessRequestsService>;
 
 /** Access requests a visitor may send per address in an hour. */
 export const ACCESS_REQUEST_LIMIT = { max: 5, windowMs: 60 * 60 * 1000 };
@@ -40,8 +40,8 @@ export function usernameFrom(name: string, email: string): string {
   return plain(name) || plain(email.split('@')[0] ?? '') || 'user';
 }
 
-export function createAdminService(deps: {
-  admin: AdminRepository;
+export function createAccessRequestsService(deps: {
+  requests: AccessRequestsRepository;
   audit: AuditService;
   users: UsersService;
   management: Pick<UserManagement, 'createWithFreeUsername' | 'invite'>;
@@ -52,7 +52,7 @@ export function createAdminService(deps: {
   publicUrl: string;
   log: Logger;
 }) {
-  const { admin, users, management, mailer, clock } = deps;
+  const { requests, users, management, mailer, clock } = deps;
   const site = siteOf(deps.publicUrl);
   const audit = (
     actor: Actor,
@@ -102,7 +102,7 @@ export function createAdminService(deps: {
         reason: input.reason,
         created_at: clock.now().toISOString(),
       };
-      if (!(await admin.insertRequest(row, member))) {
+      if (!(await requests.insertRequest(row, member))) {
         throw new ConflictError('A request for this email is already pending');
       }
       if (member) return;
@@ -119,7 +119,7 @@ export function createAdminService(deps: {
       page: number;
       limit: number;
     }) {
-      return admin.listRequests(query.status || undefined, query);
+      return requests.listRequests(query.status || undefined, query);
     },
 
     /**
@@ -127,12 +127,12 @@ export function createAdminService(deps: {
      * notice when email is configured) a pending request; anything else is a 409.
      */
     async decideRequest(actor: Actor, id: string, status: 'approved' | 'rejected') {
-      const existing = await admin.findRequest(id);
+      const existing = await requests.findRequest(id);
       if (!existing) throw new NotFoundError('Access request not found');
-      const request = await admin.decideRequest(id, status, actor.id, clock.now().toISOString());
+      const request = await requests.decideRequest(id, status, actor.id, clock.now().toISOString());
       if (!request) {
         // Decided meanwhile (perhaps by a request running beside this one): say how it is now.
-        const now = await admin.findRequest(id);
+        const now = await requests.findRequest(id);
         if (!now) throw new NotFoundError('Access request not found');
         throw new ConflictError(
           now.status === 'pending'
@@ -156,7 +156,7 @@ export function createAdminService(deps: {
           base: usernameFrom(request.name, request.email),
         });
       } catch (err) {
-        await admin.reopenRequest(id); // nothing was made: it can be decided again
+        await requests.reopenRequest(id); // nothing was made: it can be decided again
         throw err;
       }
       const { url, emailSent } = await management.invite(user, { approved: true });
@@ -169,7 +169,7 @@ export function createAdminService(deps: {
     },
 
     async deleteRequest(actor: Actor, id: string): Promise<void> {
-      const row = await admin.deleteRequest(id);
+      const row = await requests.deleteRequest(id);
       if (!row) throw new NotFoundError('Access request not found');
       await audit(actor, 'access_request.deleted', row, { status: row.status });
     },

@@ -4,9 +4,9 @@ import { uniqueViolation, type Executor } from '../../db/database.ts';
 import { pageOf, type PageQuery } from '../../db/paging.ts';
 import type { AccessRequestRow } from '../../db/schema.ts';
 
-export type AdminRepository = ReturnType<typeof createAdminRepository>;
+export type AccessRequestsRepository = ReturnType<typeof createAccessRequestsRepository>;
 
-export function createAdminRepository(db: Executor) {
+export function createAccessRequestsRepository(db: Executor) {
   return {
     // --- access requests ----------------------------------------------------------------------
 

@@ -2,24 +2,24 @@ import { API } from '@upshot/contract';
 import { route } from '../../plugins/route-table.ts';
 import { toAdminUser } from '../users/index.ts';
 import { toAccessRequest } from './presenter.ts';
-import { ACCESS_REQUEST_SUBMITTED, type AdminService } from './service.ts';
+import { ACCESS_REQUEST_SUBMITTED, type AccessRequestsService } from './service.ts';
 
-export function adminRoutes(deps: { admin: AdminService }) {
-  const { admin } = deps;
+export function accessRequestsRoutes(deps: { requests: AccessRequestsService }) {
+  const { requests } = deps;
   return [
     route(API.requestAccess, async ({ body, request }) => {
-      await admin.requestAccess(body, request.ip);
+      await requests.requestAccess(body, request.ip);
       return { message: ACCESS_REQUEST_SUBMITTED };
     }),
 
     route(API.listAccessRequests, async ({ query }) => {
-      const { rows, ...page } = await admin.listRequests(query);
+      const { rows, ...page } = await requests.listRequests(query);
       return { requests: rows.map(toAccessRequest), ...page };
     }),
 
     route(API.decideAccessRequest, async ({ auth, params, body, reply }) => {
       reply.header('cache-control', 'no-store');
-      const result = await admin.decideRequest(auth.user, params.id, body.status);
+      const result = await requests.decideRequest(auth.user, params.id, body.status);
       return {
         request: toAccessRequest(result.request),
         user: result.user ? toAdminUser(result.user) : null,
@@ -29,7 +29,7 @@ export function adminRoutes(deps: { admin: AdminService }) {
     }),
 
     route(API.deleteAccessRequest, async ({ auth, params }) => {
-      await admin.deleteRequest(auth.user, params.id);
+      await requests.deleteRequest(auth.user, params.id);
       return undefined;
     }),
   ];
