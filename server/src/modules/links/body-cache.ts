@@ -2,9 +2,8 @@
  * The bytes of recently served small objects, by storage key. An object's bytes never change:
  * keys are made from a new id for every upload and thumbnail, and an object is written once,
  * atomically. So a cached body is always the object's, for as long as it exists; whether it
- * may be served is decided by its upload's row, looked up for every request (on PostgreSQL
- * from the links an instance keeps under a lease, uploads/link-cache.ts). Reading a small file
- * cost an open, a read and a close per request.
+ * may be served is decided by its upload's row, read from the database for every request.
+ * Reading a small file cost an open, a read and a close per request.
  *
  * Eviction is "second chance": a hit only marks its entry (a Map re-insertion per hit made
  * garbage on every download); when room is needed, the oldest entries go unless marked, and
