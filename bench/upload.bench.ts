@@ -1,7 +1,8 @@
 /**
  * Upload throughput over loopback, beside `dd` writing the same bytes to the same disk, with
  * the server's peak RSS. Simple uploads: 100 MiB files (their limit) one after another up to
- * the size; chunked: one file of the size in 50 MiB chunks.
+ * the size; chunked: one file of the size in 50 MiB chunks. Target: 90% of dd or better (dd
+ * runs before, between and after the uploads; the median is the reference).
  *   npm run upload -w bench [-- --gib 5] [-- --parallel 2]
  */
 import { execFileSync } from 'node:child_process';

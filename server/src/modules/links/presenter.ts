@@ -28,3 +28,24 @@ export function fileHeaders(meta: FileMeta, publicMaxAgeSeconds: number) {
     'content-disposition': contentDispositionHeader(meta.filename, meta.inline),
   };
 }
+
+/** How many uploads' headers are kept; past it the memory starts again. */
+const KEPT_HEADERS = 10_000;
+
+/**
+ * fileHeaders, made once per upload: keyed by everything they are made from (an upload's id,
+ * name and type never change; its privacy may), so a kept entry is never stale.
+ */
+export function keptFileHeaders(publicMaxAgeSeconds: number) {
+  const kept = new Map<string, Readonly<Record<string, string>>>();
+  return (meta: FileMeta) => {
+    const key = `${meta.etag}${meta.isPublic ? '+' : '-'}${meta.mimeType}/${meta.filename}`;
+    let headers = kept.get(key);
+    if (!headers) {
+      if (kept.size >= KEPT_HEADERS) kept.clear();
+      headers = Object.freeze(fileHeaders(meta, publicMaxAgeSeconds));
+      kept.set(key, headers);
+    }
+    return headers;
+  };
+}

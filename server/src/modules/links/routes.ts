@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import { route } from '../../plugins/route-table.ts';
-import { baseHeaders, fileHeaders } from './presenter.ts';
+import { baseHeaders, keptFileHeaders } from './presenter.ts';
 import type { Body, LinkRequest, LinksService } from './service.ts';
 
 function linkRequest(request: FastifyRequest): LinkRequest {
@@ -42,6 +42,7 @@ const send = (reply: FastifyReply, body: Body | null) =>
 
 export function linksRoutes(deps: { links: LinksService; publicMaxAgeSeconds: number }) {
   const { links, publicMaxAgeSeconds } = deps;
+  const headersOf = keptFileHeaders(publicMaxAgeSeconds);
   return [
     route(API.thumbnail, async ({ request, reply, params }) => {
       const answer = await links.thumbnail(params.code, linkRequest(request));
@@ -68,7 +69,7 @@ export function linksRoutes(deps: { links: LinksService; publicMaxAgeSeconds: nu
           .header('referrer-policy', 'no-referrer')
           .redirect(answer.location, 302);
       }
-      reply.headers(fileHeaders(answer.meta, publicMaxAgeSeconds));
+      reply.headers(headersOf(answer.meta));
       if (answer.kind === 'not-modified') return reply.status(304).send();
       if (answer.kind === 'unsatisfiable') {
         return reply.status(416).header('content-range', `bytes */${answer.size}`).send();
