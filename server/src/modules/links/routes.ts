@@ -1,9 +1,12 @@
 /** The share links: GET/HEAD /{vanityOrShortCode} and /thumb/{shortCode}. */
 import { API } from '@upshot/contract';
+import type { FileHandle } from 'node:fs/promises';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
 import { route } from '../../plugins/route-table.ts';
+import { pumpFile } from './file-pump.ts';
 import { baseHeaders, keptFileHeaders } from './presenter.ts';
 import type { Body, LinkRequest, LinksService } from './service.ts';
 
@@ -37,8 +40,30 @@ function sendStream(reply: FastifyReply, stream: Readable) {
   return reply.send(stream);
 }
 
-const send = (reply: FastifyReply, body: Body | null) =>
-  !body ? reply.send() : 'bytes' in body ? reply.send(body.bytes) : sendStream(reply, body.stream);
+/** A large local file goes out through recycled buffers on the raw response. */
+function sendFile(reply: FastifyReply, file: FileHandle, start: number, length: number) {
+  reply.hijack();
+  try {
+    reply.raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
+  } catch (err) {
+    void file.close();
+    reply.log.error({ err }, 'could not send the response head');
+    reply.raw.destroy();
+    return reply;
+  }
+  pumpFile(file, start, length, reply.raw).catch((err: unknown) => {
+    reply.log.debug({ err }, 'download ended early');
+    reply.raw.destroy();
+  });
+  return reply;
+}
+
+function send(reply: FastifyReply, body: Body | null, start: number, length: number) {
+  if (!body) return reply.send();
+  if ('bytes' in body) return reply.send(body.bytes);
+  if ('file' in body) return sendFile(reply, body.file, start, length);
+  return sendStream(reply, body.stream);
+}
 
 export function linksRoutes(deps: { links: LinksService; publicMaxAgeSeconds: number }) {
   const { links, publicMaxAgeSeconds } = deps;
@@ -54,7 +79,7 @@ export function linksRoutes(deps: { links: LinksService; publicMaxAgeSeconds: nu
       });
       if (answer.kind === 'not-modified') return reply.status(304).send();
       reply.status(200).header('content-length', String(answer.size));
-      return send(reply, answer.body);
+      return send(reply, answer.body, 0, answer.size);
     }),
     route(API.file, async ({ request, reply, params }) => {
       const answer = await links.file(params.slug, linkRequest(request));
@@ -77,7 +102,7 @@ export function linksRoutes(deps: { links: LinksService; publicMaxAgeSeconds: nu
       const { range, length, size } = answer;
       reply.status(range ? 206 : 200).header('content-length', String(length));
       if (range) reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
-      return send(reply, answer.body);
+      return send(reply, answer.body, range?.start ?? 0, length);
     }),
   ];
 }

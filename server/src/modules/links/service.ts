@@ -3,6 +3,7 @@
  * Last-Modified), which bytes (ranges), and the view it counts. The answer is plain data and an
  * opened body; routes.ts writes it to the response.
  */
+import fsp, { type FileHandle } from 'node:fs/promises';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -30,7 +31,8 @@ export const VIEW_FLUSH_MS = 250;
 const VIEW_RETRY_MAX_MS = 30_000;
 
 /** An opened body: whole bytes, or a stream from storage. */
-export type Body = { bytes: Buffer } | { stream: Readable };
+/** A body: bytes in memory, an open local file (sent by file-pump.ts), or a store's stream. */
+export type Body = { bytes: Buffer } | { file: FileHandle } | { stream: Readable };
 
 export type LinkRequest = {
   viewer: Actor | null;
@@ -183,6 +185,8 @@ export function createLinksService(deps: {
       if (bytes.length !== length) throw new Error(`stored object ${key} is short`);
       return { bytes };
     }
+    const file = storage.localPath(key);
+    if (file) return { file: await fsp.open(file, 'r') };
     return { stream: exactly(await storage.get(key, range), length, key) };
   }
 
