@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { afterEach, beforeEach } from 'vitest';
 import { buildApp, type App, type Built } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/database.ts';
@@ -52,6 +53,28 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await c.end();
     },
   };
+}
+
+/**
+ * A database of its own for each test of the calling file, with no migration run (a temporary
+ * SQLite file, or a new PostgreSQL database), closed and dropped after the test. The returned
+ * function gives the current test's handle.
+ */
+export function freshDatabaseEachTest(): () => DatabaseHandle {
+  let dataDir: string;
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  beforeEach(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-migrate-'));
+    database = await createTestDatabase();
+    handle = openDatabase({ dataDir, databaseUrl: database.url });
+  });
+  afterEach(async () => {
+    await handle.db.destroy();
+    await database.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return () => handle;
 }
 
 export type TestContext = {

@@ -1,37 +1,21 @@
 /** Migration 0006 fills the statistics' summary rows from the uploads made before it. */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/context.ts';
+import { describe, expect, it } from 'vitest';
+import { freshDatabaseEachTest } from '../../test/context.ts';
 import { DAY_MS, recount, seriesOf, type Recount } from '../../test/stats.ts';
 import { uploadRow } from '../../test/uploads.ts';
 import { createStatsRepository } from '../modules/stats/repository.ts';
 import { createStatsService } from '../modules/stats/service.ts';
 import { createUploadsRepository } from '../modules/uploads/repository.ts';
-import { openDatabase, type DatabaseHandle } from './database.ts';
 import { migrateTo, migrateToLatest } from './migrate.ts';
 import type { NewUploadRow } from './schema.ts';
 import { uploadSearch } from './search.ts';
 
-let dataDir: string;
-let database: TestDatabase;
-let handle: DatabaseHandle;
-beforeEach(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-migrate-'));
-  database = await createTestDatabase();
-  handle = openDatabase({ dataDir, databaseUrl: database.url });
-});
-afterEach(async () => {
-  await handle.db.destroy();
-  await database.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const fresh = freshDatabaseEachTest();
 
 /** The schema as it was at an earlier migration: rows are written as plain objects. */
-const legacy = () => handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+const legacy = () => fresh().db as unknown as Kysely<Record<string, Record<string, unknown>>>;
 
 /** A users row as it was at 0005 (its upload counters are set beside its uploads). */
 function legacyUser(name: string) {
@@ -53,7 +37,7 @@ function legacyUser(name: string) {
 
 /** The summary rows 0006 made for a user, in the recount's shape (only non-zero rows). */
 async function summaries(userId: string): Promise<Recount> {
-  const db = handle.db;
+  const db = fresh().db;
   const user = await db
     .selectFrom('users')
     .select(['upload_count', 'disk_used', 'view_count'])
@@ -83,7 +67,7 @@ async function summaries(userId: string): Promise<Recount> {
 
 describe('0006-tags-stats', () => {
   it('fills the summary rows of uploads made before it, equal to a recount', async () => {
-    await migrateTo(handle, '0005-clean-names');
+    await migrateTo(fresh(), '0005-clean-names');
     const now = Date.now();
     const at = (daysAgo: number, hour = 0) =>
       new Date(now - daysAgo * DAY_MS + hour * 60 * 60 * 1000).toISOString();
@@ -120,10 +104,10 @@ describe('0006-tags-stats', () => {
       .values([...ann, ...bob])
       .execute();
 
-    expect((await migrateToLatest(handle))[0]).toBe('0006-tags-stats');
+    expect((await migrateToLatest(fresh()))[0]).toBe('0006-tags-stats');
 
     for (const u of [annUser, bobUser, idle]) {
-      const r = await recount(handle.db, u.id);
+      const r = await recount(fresh().db, u.id);
       expect(await summaries(u.id), u.username).toEqual(r);
     }
     // Charged as 0014 charges them: each at least 4 KiB.
@@ -148,13 +132,13 @@ describe('0006-tags-stats', () => {
 
     // The statistics read from them, the same as a recount.
     const clock = { now: () => new Date(now) };
-    const stats = createStatsService({ stats: createStatsRepository(handle.db), clock });
+    const stats = createStatsService({ stats: createStatsRepository(fresh().db), clock });
     const annStats = await stats.forUser({ id: annUser.id, role: 'user' });
-    const annCount = await recount(handle.db, annUser.id);
+    const annCount = await recount(fresh().db, annUser.id);
     expect(annStats.totals).toEqual({ uploads: 5, views: 14, bytes: 5 * 4096 });
     expect(annStats.days).toEqual(seriesOf(annCount, new Date(now)));
     const instance = await stats.forInstance();
-    const everyone = await recount(handle.db, null);
+    const everyone = await recount(fresh().db, null);
     expect(instance.totals).toEqual({
       users: 3,
       uploads: 8,
@@ -164,7 +148,7 @@ describe('0006-tags-stats', () => {
     expect(instance.days).toEqual(seriesOf(everyone, new Date(now)));
 
     // And the uploads repository keeps them from there on: deleting old uploads.
-    const repo = createUploadsRepository(handle.db, uploadSearch(handle.dialect));
+    const repo = createUploadsRepository(fresh().db, uploadSearch(fresh().dialect));
     const deleted = await repo.deleteMany(
       [ann[0]!.id, ann[3]!.id, bob[0]!.id],
       null,
@@ -173,7 +157,7 @@ describe('0006-tags-stats', () => {
     expect(deleted).toHaveLength(3);
     for (const u of [annUser, bobUser]) {
       expect(await summaries(u.id), `${u.username} after deletes`).toEqual(
-        await recount(handle.db, u.id),
+        await recount(fresh().db, u.id),
       );
     }
   });

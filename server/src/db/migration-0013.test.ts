@@ -4,31 +4,15 @@
  * Migration 0016 gives sessions open before it their reservation of the quota.
  */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/context.ts';
-import { openDatabase, type DatabaseHandle } from './database.ts';
+import { describe, expect, it } from 'vitest';
+import { freshDatabaseEachTest } from '../../test/context.ts';
 import { migrateTo, migrateToLatest } from './migrate.ts';
 
-let dataDir: string;
-let database: TestDatabase;
-let handle: DatabaseHandle;
-beforeEach(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-migrate-'));
-  database = await createTestDatabase();
-  handle = openDatabase({ dataDir, databaseUrl: database.url });
-});
-afterEach(async () => {
-  await handle.db.destroy();
-  await database.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const fresh = freshDatabaseEachTest();
 
 /** The schema as it was at an earlier migration: rows are written as plain objects. */
-const legacy = () => handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+const legacy = () => fresh().db as unknown as Kysely<Record<string, Record<string, unknown>>>;
 
 /** A session of two 5-byte chunks, both stored, as 0011 kept them. */
 async function legacySession(userId: string, status: 'open' | 'completing') {
@@ -64,7 +48,7 @@ async function legacySession(userId: string, status: 'open' | 'completing') {
 
 describe('0013-part-etags', () => {
   it("drops open sessions' parts stored without an ETag and keeps a completing session's", async () => {
-    await migrateTo(handle, '0011-link-changes');
+    await migrateTo(fresh(), '0011-link-changes');
     const userId = crypto.randomUUID();
     await legacy()
       .insertInto('users')
@@ -86,9 +70,9 @@ describe('0013-part-etags', () => {
     const open = await legacySession(userId, 'open');
     const completing = await legacySession(userId, 'completing');
 
-    await migrateToLatest(handle);
-    const parts = await handle.db
-      .selectFrom('chunked_upload_parts')
+    await migrateToLatest(fresh());
+    const parts = await fresh()
+      .db.selectFrom('chunked_upload_parts')
       .select(['upload_id', 'chunk_index', 'etag'])
       .orderBy('chunk_index')
       .execute();
@@ -97,14 +81,14 @@ describe('0013-part-etags', () => {
       { upload_id: completing, chunk_index: 1, etag: null },
     ]);
     // The open session goes on: it takes its chunks again.
-    const sessions = await handle.db.selectFrom('chunked_uploads').select('id').execute();
+    const sessions = await fresh().db.selectFrom('chunked_uploads').select('id').execute();
     expect(sessions.map((s) => s.id).sort()).toEqual([open, completing].sort());
   });
 });
 
 describe('0016-session-reservations', () => {
   it('reserves for each unfinished session at least 4 KiB, summed on its owner', async () => {
-    await migrateTo(handle, '0011-link-changes');
+    await migrateTo(fresh(), '0011-link-changes');
     const userId = crypto.randomUUID();
     await legacy()
       .insertInto('users')
@@ -126,11 +110,11 @@ describe('0016-session-reservations', () => {
     await legacySession(userId, 'open');
     await legacySession(userId, 'completing');
 
-    await migrateToLatest(handle);
-    const reserved = await handle.db.selectFrom('chunked_uploads').select('reserved').execute();
+    await migrateToLatest(fresh());
+    const reserved = await fresh().db.selectFrom('chunked_uploads').select('reserved').execute();
     expect(reserved.map((r) => Number(r.reserved))).toEqual([4096, 4096]);
-    const user = await handle.db
-      .selectFrom('users')
+    const user = await fresh()
+      .db.selectFrom('users')
       .select('disk_reserved')
       .where('id', '=', userId)
       .executeTakeFirstOrThrow();

@@ -1,31 +1,15 @@
 /** Migration 0014 counts the tags of users made before it and charges their uploads anew. */
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/context.ts';
+import { describe, expect, it } from 'vitest';
+import { freshDatabaseEachTest } from '../../test/context.ts';
 import { uploadRow } from '../../test/uploads.ts';
-import { openDatabase, type DatabaseHandle } from './database.ts';
 import { migrateTo, migrateToLatest } from './migrate.ts';
 
-let dataDir: string;
-let database: TestDatabase;
-let handle: DatabaseHandle;
-beforeEach(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-migrate-'));
-  database = await createTestDatabase();
-  handle = openDatabase({ dataDir, databaseUrl: database.url });
-});
-afterEach(async () => {
-  await handle.db.destroy();
-  await database.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const fresh = freshDatabaseEachTest();
 
 /** The schema as it was at an earlier migration: rows are written as plain objects. */
-const legacy = () => handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+const legacy = () => fresh().db as unknown as Kysely<Record<string, Record<string, unknown>>>;
 
 function legacyUser(name: string, diskUsed: number) {
   return {
@@ -47,7 +31,7 @@ function legacyUser(name: string, diskUsed: number) {
 
 describe('0014-limits', () => {
   it('fills tag_count and charges each upload at least 4 KiB in disk_used', async () => {
-    await migrateTo(handle, '0011-link-changes');
+    await migrateTo(fresh(), '0011-link-changes');
     // disk_used as it was kept before: the sum of the sizes.
     const ann = legacyUser('ann', 0 + 100 + 10_000);
     const idle = legacyUser('idle', 0);
@@ -69,9 +53,9 @@ describe('0014-limits', () => {
       )
       .execute();
 
-    expect(await migrateToLatest(handle)).toContain('0014-limits');
-    const rows = await handle.db
-      .selectFrom('users')
+    expect(await migrateToLatest(fresh())).toContain('0014-limits');
+    const rows = await fresh()
+      .db.selectFrom('users')
       .select(['username', 'tag_count', 'disk_used'])
       .orderBy('username')
       .execute();

@@ -1,34 +1,18 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql, type Kysely, type Migration } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/context.ts';
+import { describe, expect, it } from 'vitest';
+import { freshDatabaseEachTest } from '../../test/context.ts';
 import { uploadRow } from '../../test/uploads.ts';
 import type { NewUploadRow } from './schema.ts';
 import { createLinksRepository } from '../modules/links/repository.ts';
 import { createUploadsRepository } from '../modules/uploads/repository.ts';
-import { openDatabase, type DatabaseHandle } from './database.ts';
 import { MIGRATIONS, migrateTo, migrateToLatest } from './migrate.ts';
 import { uploadSearch } from './search.ts';
 
-let dataDir: string;
-let database: TestDatabase;
-let handle: DatabaseHandle;
-beforeEach(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-migrate-'));
-  database = await createTestDatabase();
-  handle = openDatabase({ dataDir, databaseUrl: database.url });
-});
-afterEach(async () => {
-  await handle.db.destroy();
-  await database.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const fresh = freshDatabaseEachTest();
 
 /** The schema as it was at an earlier migration: rows are written as plain objects. */
-const legacy = () => handle.db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+const legacy = () => fresh().db as unknown as Kysely<Record<string, Record<string, unknown>>>;
 
 function legacyUser(name: string, email = `${name}@example.com`) {
   return {
@@ -52,13 +36,13 @@ function legacyUpload(userId: string, fields: Partial<NewUploadRow> = {}) {
 }
 
 async function tableExists(name: string): Promise<boolean> {
-  const tables = await handle.db.introspection.getTables();
+  const tables = await fresh().db.introspection.getTables();
   return tables.some((t) => t.name === name);
 }
 
 describe('the migration runner', () => {
   it('applies a failing migration not at all, on either engine', async () => {
-    await migrateToLatest(handle);
+    await migrateToLatest(fresh());
     const broken: Migration = {
       async up(db) {
         await db.schema.createTable('half_done').addColumn('id', 'text').execute();
@@ -68,15 +52,15 @@ describe('the migration runner', () => {
       },
     };
     await legacy().insertInto('users').values(legacyUser('kept')).execute();
-    await expect(migrateToLatest(handle, { ...MIGRATIONS, '9999-broken': broken })).rejects.toThrow(
-      'crash in the middle',
-    );
+    await expect(
+      migrateToLatest(fresh(), { ...MIGRATIONS, '9999-broken': broken }),
+    ).rejects.toThrow('crash in the middle');
     expect(await tableExists('half_done')).toBe(false);
-    const users = await handle.db.selectFrom('users').select('username').execute();
+    const users = await fresh().db.selectFrom('users').select('username').execute();
     expect(users.map((u) => u.username)).toEqual(['kept']);
     // It was not recorded as applied: fixed, it runs.
-    const applied = await handle.db
-      .selectFrom('kysely_migration' as never)
+    const applied = await fresh()
+      .db.selectFrom('kysely_migration' as never)
       .selectAll()
       .execute();
     expect(JSON.stringify(applied)).not.toContain('9999');
@@ -85,7 +69,7 @@ describe('the migration runner', () => {
 
 describe('0003-search-owner', () => {
   it('indexes uploads made before it, and keeps indexing after', async () => {
-    await migrateTo(handle, '0002-uploads');
+    await migrateTo(fresh(), '0002-uploads');
     const [a, b] = [legacyUser('ann'), legacyUser('bob')];
     await legacy().insertInto('users').values([a, b]).execute();
     const upload = (userId: string, filename: string, vanity: string | null = null) =>
@@ -99,13 +83,13 @@ describe('0003-search-owner', () => {
       ])
       .execute();
 
-    expect(await migrateToLatest(handle)).toContain('0003-search-owner');
+    expect(await migrateToLatest(fresh())).toContain('0003-search-owner');
     await legacy()
       .insertInto('uploads')
       .values({ ...upload(b.id, 'another SUNSET.png'), thumbnail_status: 'none' })
       .execute();
 
-    const repo = createUploadsRepository(handle.db, uploadSearch(handle.dialect));
+    const repo = createUploadsRepository(fresh().db, uploadSearch(fresh().dialect));
     const search = (userId: string, term: string) =>
       repo.list({ userId, search: term, sort: 'newest' }, { page: 1, limit: 20 });
     expect((await search(a.id, 'sunset')).total).toBe(2);
@@ -119,12 +103,12 @@ describe('0003-search-owner', () => {
 
 describe('0004-hardening', () => {
   it('normalizes emails and usernames beyond ASCII, the same on both engines', async () => {
-    await migrateTo(handle, '0003-search-owner');
+    await migrateTo(fresh(), '0003-search-owner');
     const unal = legacyUser('Ünal', 'Ünal@Example.com');
     await legacy().insertInto('users').values(unal).execute();
-    await migrateToLatest(handle);
-    const row = await handle.db
-      .selectFrom('users')
+    await migrateToLatest(fresh());
+    const row = await fresh()
+      .db.selectFrom('users')
       .select(['email', 'email_key', 'username_key'])
       .where('id', '=', unal.id)
       .executeTakeFirstOrThrow();
@@ -136,21 +120,21 @@ describe('0004-hardening', () => {
   });
 
   it('stops, naming the accounts, when two emails differ only in case beyond ASCII', async () => {
-    await migrateTo(handle, '0003-search-owner');
+    await migrateTo(fresh(), '0003-search-owner');
     // SQLite's lower() folded only ASCII, so it let these two in.
     const first = legacyUser('one', 'Ünal@example.com');
     const second = legacyUser('two', 'ünal@example.com');
     await legacy().insertInto('users').values(first).execute();
-    if (handle.dialect === 'postgres') return; // PostgreSQL's lower() refused the second already
+    if (fresh().dialect === 'postgres') return; // PostgreSQL's lower() refused the second already
     await legacy().insertInto('users').values(second).execute();
-    await expect(migrateToLatest(handle)).rejects.toThrow(
+    await expect(migrateToLatest(fresh())).rejects.toThrow(
       `Users ${first.id} and ${second.id} have the same email once case is ignored`,
     );
     expect(await tableExists('slugs')).toBe(false); // nothing of 0004 was applied
   });
 
   it('turns the thumbnail marker into a state and gives shadowed short codes new ones', async () => {
-    await migrateTo(handle, '0003-search-owner');
+    await migrateTo(fresh(), '0003-search-owner');
     const owner = legacyUser('owner');
     await legacy().insertInto('users').values(owner).execute();
     const failed = legacyUpload(owner.id, { thumbnail_key: 'none' });
@@ -160,9 +144,9 @@ describe('0004-hardening', () => {
     const shadowed = legacyUpload(owner.id, { short_code: 'holiday' });
     await legacy().insertInto('uploads').values([failed, ready, pdf, vanity, shadowed]).execute();
 
-    await migrateToLatest(handle);
-    const rows = await handle.db
-      .selectFrom('uploads')
+    await migrateToLatest(fresh());
+    const rows = await fresh()
+      .db.selectFrom('uploads')
       .select(['id', 'thumbnail_status', 'thumbnail_key', 'short_code'])
       .execute();
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -172,7 +156,7 @@ describe('0004-hardening', () => {
     expect(byId.get(vanity.id)).toMatchObject({ thumbnail_status: 'pending' });
     expect(byId.get(shadowed.id)!.short_code).not.toBe('holiday');
 
-    const repo = createLinksRepository(handle.db);
+    const repo = createLinksRepository(fresh().db);
     expect((await repo.findLink('HOLIDAY'))?.id).toBe(vanity.id);
     expect((await repo.findLink(byId.get(shadowed.id)!.short_code))?.id).toBe(shadowed.id);
     expect((await repo.findLink(pdf.short_code))?.id).toBe(pdf.id);
@@ -181,7 +165,7 @@ describe('0004-hardening', () => {
 
 describe('0005-clean-names', () => {
   it('cleans names and types stored before they were checked on the way in', async () => {
-    await migrateTo(handle, '0004-hardening');
+    await migrateTo(fresh(), '0004-hardening');
     const owner = legacyUser('owner');
     await legacy()
       .insertInto('users')
@@ -203,9 +187,9 @@ describe('0005-clean-names', () => {
     });
     await legacy().insertInto('uploads').values([listed, crlf, fine]).execute();
 
-    expect(await migrateToLatest(handle)).toContain('0005-clean-names');
-    const rows = await handle.db
-      .selectFrom('uploads')
+    expect(await migrateToLatest(fresh())).toContain('0005-clean-names');
+    const rows = await fresh()
+      .db.selectFrom('uploads')
       .select(['id', 'original_filename', 'mime_type', 'file_type'])
       .orderBy('id')
       .execute();
@@ -228,25 +212,25 @@ describe('0005-clean-names', () => {
 
 describe('0012-drop-link-changes', () => {
   it('leaves nothing of the link cache: no tables, triggers or functions', async () => {
-    await migrateToLatest(handle);
+    await migrateToLatest(fresh());
     for (const table of ['link_changes', 'link_cache_leases', 'link_change_marks']) {
       expect(await tableExists(table), table).toBe(false);
     }
-    if (handle.dialect !== 'postgres') return;
+    if (fresh().dialect !== 'postgres') return;
     const triggers = await sql<{ tgname: string }>`
       select tgname from pg_trigger where not tgisinternal and tgname like '%link%'`.execute(
-      handle.db,
+      fresh().db,
     );
     expect(triggers.rows).toEqual([]);
     const functions = await sql<{ proname: string }>`
-      select proname from pg_proc where proname like 'upshot_%link%'`.execute(handle.db);
+      select proname from pg_proc where proname like 'upshot_%link%'`.execute(fresh().db);
     expect(functions.rows).toEqual([]);
   });
 });
 
 describe('0015-retired-slugs', () => {
   it("keeps every slug, with its upload's owner, and retires a deleted upload's", async () => {
-    await migrateTo(handle, '0012-drop-link-changes');
+    await migrateTo(fresh(), '0012-drop-link-changes');
     const owner = legacyUser('olga');
     await legacy().insertInto('users').values(owner).execute();
     const up = { ...uploadRow(owner.id), vanity_url: 'Old-Name' };
@@ -259,8 +243,8 @@ describe('0015-retired-slugs', () => {
       ])
       .execute();
 
-    expect(await migrateToLatest(handle)).toContain('0015-retired-slugs');
-    const slugs = () => handle.db.selectFrom('slugs').selectAll().orderBy('slug').execute();
+    expect(await migrateToLatest(fresh())).toContain('0015-retired-slugs');
+    const slugs = () => fresh().db.selectFrom('slugs').selectAll().orderBy('slug').execute();
     expect(await slugs()).toEqual(
       [
         {
@@ -280,7 +264,7 @@ describe('0015-retired-slugs', () => {
       ].sort((a, b) => (a.slug < b.slug ? -1 : 1)),
     );
     // Deleted by anyone, even by hand: the slugs stay, retired.
-    await handle.db.deleteFrom('uploads').where('id', '=', up.id).execute();
+    await fresh().db.deleteFrom('uploads').where('id', '=', up.id).execute();
     expect((await slugs()).map((s) => [s.slug, s.upload_id])).toEqual(
       [
         [up.short_code, null],
