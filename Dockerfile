@@ -22,7 +22,7 @@ COPY bench/package.json bench/
 RUN npm ci
 COPY . .
 # What `npm start` does before it runs the server: web/dist, then server/dist (main.js, the
-# hash worker and the uploader templates beside them).
+# hash worker, the chunks loaded on use and the uploader templates beside them).
 RUN node --input-type=module -e "import { ensureWebBuilt } from './scripts/web-build.mjs'; import { ensureServerBuilt } from './scripts/server-build.mjs'; ensureWebBuilt(); await ensureServerBuilt();"
 
 # --- deps: the server's production dependencies only, native modules built for bookworm ---

@@ -35,6 +35,11 @@ export async function ensureServerBuilt() {
     platform: 'node',
     target: 'node20',
     format: 'esm',
+    // Modules imported with import() (the S3 driver, the metrics) become chunks of their own,
+    // so their npm packages load only where they are used.
+    splitting: true,
+    // Beside main.js, where the files it reads relative to itself (hash-worker.js, templates/) are.
+    chunkNames: '[name]-[hash]',
     sourcemap: true,
     external,
     logLevel: 'warning',

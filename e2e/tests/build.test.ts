@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { afterEach, expect, it } from 'vitest';
 // @ts-expect-error plain ESM helpers shared with `npm start`, no type declarations
@@ -93,4 +94,53 @@ it('serves the built page and its scripts compressed as the browser accepts', as
   } finally {
     await server.stop();
   }
+});
+
+/**
+ * The npm packages a built server loads while it starts and answers a request, recorded by a
+ * module hook given to it through NODE_OPTIONS (in the module's thread where Node has
+ * registerHooks, which also sees require(); else on the loader's thread).
+ */
+async function packagesLoaded(env: Record<string, string>): Promise<Set<string>> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upshot-loaded-'));
+  dirs.push(dir);
+  const record = JSON.stringify(path.join(dir, 'loaded.txt'));
+  const hook = `export function load(url, context, next) {
+  fs.appendFileSync(${record}, url + '\\n');
+  return next(url, context);
+}
+`;
+  fs.writeFileSync(path.join(dir, 'hooks.mjs'), `import fs from 'node:fs';\n${hook}`);
+  const register = path.join(dir, 'register.mjs');
+  fs.writeFileSync(
+    register,
+    `import fs from 'node:fs';
+import * as nodeModule from 'node:module';
+${hook}
+if (nodeModule.registerHooks) nodeModule.registerHooks({ load });
+else nodeModule.register(${JSON.stringify(pathToFileURL(path.join(dir, 'hooks.mjs')).href)});
+`,
+  );
+  const server = await startServer({ ...env, NODE_OPTIONS: `--import "${register}"` });
+  try {
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  } finally {
+    await server.stop();
+  }
+  const names = fs
+    .readFileSync(path.join(dir, 'loaded.txt'), 'utf8')
+    .split('\n')
+    .map((url) => /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1])
+    .filter((name) => name !== undefined);
+  return new Set(names);
+}
+
+it('loads the S3, mail and metrics packages only where they are configured', async () => {
+  const plain = await packagesLoaded({ STORAGE_DRIVER: 'local', SMTP_URL: '', METRICS_TOKEN: '' });
+  expect(plain.has('fastify')).toBe(true); // the record sees what is loaded
+  for (const name of ['@aws-sdk/client-s3', 'nodemailer', 'prom-client']) {
+    expect(plain.has(name), name).toBe(false);
+  }
+  const measured = await packagesLoaded({ METRICS_TOKEN: 'a-metrics-token-of-16+' });
+  expect(measured.has('prom-client')).toBe(true);
 });

@@ -28,7 +28,6 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerBodyIdleTimeout } from './plugins/body-timeout.ts';
 import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerFormBody } from './plugins/form-body.ts';
-import { createMetrics } from './plugins/metrics.ts';
 import { registerMultipart } from './plugins/multipart.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRequestId, requestIdOf } from './plugins/request-context.ts';
@@ -113,8 +112,9 @@ export async function buildApp(deps: AppDeps) {
     clock,
     log,
   });
+  // prom-client is loaded only where metrics are on (decision 19).
   const metrics = config.metricsToken
-    ? createMetrics({
+    ? (await import('./plugins/metrics.ts')).createMetrics({
         openChunkedSessions: () => chunkedUploads.service.countOpen(),
         pool: deps.poolUse ?? (() => null),
       })

@@ -9,7 +9,6 @@ import type { UserRow } from './db/schema.ts';
 import { decrypt, deriveKeys, keyCheckDigest } from './lib/crypto.ts';
 import { resolveSecretKey } from './lib/secret-key.ts';
 import { createLocalStorage } from './storage/local.ts';
-import { createS3Storage, StorageConfigError } from './storage/s3.ts';
 import type { Storage } from './storage/storage.ts';
 import { trackWrites, type TrackedStorage } from './storage/tracked.ts';
 
@@ -27,6 +26,8 @@ export type Booted = Built & {
 /** The configured byte store; a bucket that does not answer to its settings stops the start. */
 export async function openStorage(config: Config): Promise<TrackedStorage<Storage>> {
   if (config.storage.driver === 'local') return trackWrites(createLocalStorage(config.dataDir));
+  // The AWS SDK is loaded only where it is used (decision 19).
+  const { createS3Storage, StorageConfigError } = await import('./storage/s3.ts');
   const s3 = createS3Storage(config.storage.s3);
   try {
     await s3.check();

@@ -4,7 +4,7 @@
  * not answer is reported the same way within MAIL_TIMEOUT_MS. Logs name the recipient and the
  * failure, never the message (it may hold a temporary password or an invitation).
  */
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from './logger.ts';
 import { within } from './within.ts';
 
@@ -29,11 +29,20 @@ export function createMailer(deps: {
   if (!smtpUrl) {
     return { configured: false, send: async () => ({ sent: false, reason: 'not-configured' }) };
   }
-  const transport = nodemailer.createTransport(smtpUrl, {
-    connectionTimeout: timeoutMs,
-    greetingTimeout: timeoutMs,
-    socketTimeout: timeoutMs,
-  });
+  // nodemailer is loaded with the first mail (many instances never send one); a failed load
+  // is tried again with the next.
+  let transport: Promise<Transporter> | null = null;
+  const transportReady = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport(smtpUrl, {
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+      }),
+    )).catch((err: unknown) => {
+      transport = null;
+      throw err;
+    });
   // Where the mail goes, for the log: the host only (the URL holds the credentials).
   const server = new URL(smtpUrl).host;
 
@@ -41,7 +50,10 @@ export function createMailer(deps: {
     configured: true,
     async send(mail) {
       try {
-        await within(transport.sendMail({ from, ...mail }), timeoutMs);
+        await within(
+          transportReady().then((t) => t.sendMail({ from, ...mail })),
+          timeoutMs,
+        );
         return { sent: true };
       } catch (err) {
         const reason = err instanceof Error ? err.message : String(err);
