@@ -29,8 +29,7 @@ export function createMailer(deps: {
   if (!smtpUrl) {
     return { configured: false, send: async () => ({ sent: false, reason: 'not-configured' }) };
   }
-  // nodemailer is loaded with the first mail (many instances never send one); a failed load
-  // is tried again with the next.
+  // nodemailer is loaded with the first mail: many instances never send one.
   let transport: Promise<Transporter> | null = null;
   const transportReady = () =>
     (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
@@ -39,10 +38,7 @@ export function createMailer(deps: {
         greetingTimeout: timeoutMs,
         socketTimeout: timeoutMs,
       }),
-    )).catch((err: unknown) => {
-      transport = null;
-      throw err;
-    });
+    ));
   // Where the mail goes, for the log: the host only (the URL holds the credentials).
   const server = new URL(smtpUrl).host;
 

@@ -2,11 +2,11 @@
  * Sends a byte range of a local file to an HTTP response through two recycled buffers: one is
  * read from disk while the other is being written to the socket. A stream of freshly allocated
  * chunks costs an allocation, page faults and a free per chunk, and held 100 MiB downloads to
- * 33-45% of nginx where this pump gives 120-160% (docs/PERFORMANCE.md); recycled buffers also
- * keep memory flat.
+ * 33-45% of nginx where this pump keeps them at or above nginx (docs/PERFORMANCE.md); recycled
+ * buffers also keep memory flat.
  */
 import type { FileHandle } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 
 const BUFFER_BYTES = 512 * 1024;
 /** Idle buffers kept for the next download (the rest are left to the garbage collector). */
@@ -51,20 +51,22 @@ function settle(res: ServerResponse, start: (done: (err?: Error | null) => void)
 const write = (res: ServerResponse, chunk: Buffer) => settle(res, (done) => res.write(chunk, done));
 
 /**
- * Writes `length` bytes of the open file from `start` and ends the response. Rejects when the
- * client goes away or the file is shorter than promised; the file is closed and the buffers
- * return to the pool either way.
+ * Writes the response head, then `length` bytes of the open file from `start`, and ends the
+ * response. Rejects when the head cannot be written, the client goes away or the file is
+ * shorter than promised; the file is closed and the buffers return to the pool either way.
  */
 export async function pumpFile(
   fh: FileHandle,
   start: number,
   length: number,
   res: ServerResponse,
+  head: { status: number; headers: OutgoingHttpHeaders },
 ): Promise<void> {
   const buffers = [take(), take()] as const;
   // A buffer may be read into again only once its last write has finished.
   const writes: [Promise<void> | null, Promise<void> | null] = [null, null];
   try {
+    res.writeHead(head.status, head.headers);
     let position = start;
     let remaining = length;
     for (let i = 0; remaining > 0; i ^= 1) {

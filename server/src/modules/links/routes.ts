@@ -43,16 +43,10 @@ function sendStream(reply: FastifyReply, stream: Readable) {
 /** A large local file goes out through recycled buffers on the raw response. */
 function sendFile(reply: FastifyReply, file: FileHandle, start: number, length: number) {
   reply.hijack();
-  try {
-    reply.raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
-  } catch (err) {
-    void file.close();
-    reply.log.error({ err }, 'could not send the response head');
-    reply.raw.destroy();
-    return reply;
-  }
-  pumpFile(file, start, length, reply.raw).catch((err: unknown) => {
-    reply.log.debug({ err }, 'download ended early');
+  const head = { status: reply.statusCode, headers: reply.getHeaders() as OutgoingHttpHeaders };
+  pumpFile(file, start, length, reply.raw, head).catch((err: unknown) => {
+    if (reply.raw.headersSent) reply.log.debug({ err }, 'download ended early');
+    else reply.log.error({ err }, 'could not send the response head');
     reply.raw.destroy();
   });
   return reply;

@@ -30,7 +30,6 @@ export const VIEW_FLUSH_MS = 250;
 /** The longest pause between attempts to commit views while the database refuses them. */
 const VIEW_RETRY_MAX_MS = 30_000;
 
-/** An opened body: whole bytes, or a stream from storage. */
 /** A body: bytes in memory, an open local file (sent by file-pump.ts), or a store's stream. */
 export type Body = { bytes: Buffer } | { file: FileHandle } | { stream: Readable };
 
