@@ -39,8 +39,11 @@ import {
   TagUploadsQuery,
 } from './tags.ts';
 import {
+  AccessUrlQuery,
   AccessUrlResponse,
   BatchDeleteResponse,
+  BatchPrivacyRequest,
+  BatchPrivacyResponse,
   BatchUploadIds,
   ChunkCompleteRequest,
   ChunkCompleteResponse,
@@ -58,6 +61,7 @@ import {
   UpdateUploadRequest,
   Upload,
   UploadFileForm,
+  UnlockForm,
   UploadIdParams,
   UploadResponse,
 } from './uploads.ts';
@@ -137,6 +141,20 @@ const OpenApiDocument = z.record(z.string(), z.unknown());
 const NOT_MODIFIED = { description: 'Not modified (`If-None-Match` or `If-Modified-Since`)' };
 const INVALID_DELETION_LINK = {
   description: 'A page saying the link is not valid or its file is already deleted',
+  produces: ['text/html'],
+};
+const LOCKED = {
+  description:
+    'The link has a password, and the request carries neither its unlock cookie nor a right `X-Upshot-Password`: a page with the password form (no body for HEAD)',
+  produces: ['text/html'],
+};
+const GONE = {
+  description: 'The link has expired, or its views are used up: a small page saying which',
+  produces: ['text/html'],
+};
+const TOO_MANY_PASSWORDS = {
+  description:
+    'Too many wrong passwords for this link or from this address: a page saying when to try again (`Retry-After`)',
   produces: ['text/html'],
 };
 
@@ -352,7 +370,7 @@ export const API = {
     tag: 'Uploads',
     summary: 'Upload one file (up to 100 MiB)',
     description:
-      'multipart/form-data: the optional field `isPublic` first, then the file in `file`. Larger files use the chunked upload.',
+      'multipart/form-data: the optional fields first, then the file in `file`. `isPublic` (true or false); `expires`: `never`, a duration (`30m`, `12h`, `7d`, `2w`, `1y`) or an ISO date-time; `maxViews`: a whole number from 1, or `none`; `password`. Each may come as a header instead: `X-Upshot-Public`, `X-Upshot-Expires`, `X-Upshot-Max-Views`, `X-Upshot-Password` (a field wins over its header). What is not said follows the preferences (`defaultUploadPrivacy`, `defaultExpiry`, `defaultMaxViews`). A bad value, or an expiry in the past, answers 400 naming the field. Larger files use the chunked upload.',
     form: UploadFileForm,
     responses: { 201: UploadResponse },
   }),
@@ -370,13 +388,18 @@ export const API = {
   }),
   uploadAccessUrl: endpoint(ROUTES.uploadAccessUrl, {
     tag: 'Uploads',
-    summary: 'Signed links to a private upload and its thumbnail, valid 10 minutes',
+    summary: 'Signed links to an upload and its thumbnail (the owner or an administrator)',
+    description:
+      'Valid `ttl` seconds (default 600, at most 604800: 7 days). A signed link opens that one file (or thumbnail) until then, private or not, without its password and without spending a view; an expired or deleted upload answers 410 or 404 whatever the signature.',
     params: IdParams,
+    query: AccessUrlQuery,
     responses: { 200: AccessUrlResponse },
   }),
   updateUpload: endpoint(ROUTES.updateUpload, {
     tag: 'Uploads',
-    summary: 'Set or remove the custom (vanity) URL',
+    summary: "Change an upload's link: custom URL, privacy, expiry, view limit, password",
+    description:
+      'Any of the fields; `null` removes the custom URL, expiry, view limit or password. `expiresAt` is an ISO date-time in the future. A new `maxViews` on a link without one counts from 0; changing it keeps the views used, and one at or below them is refused (400). A new or removed password makes every earlier unlock cookie worthless. Making an upload private stops its public link at once.',
     params: IdParams,
     body: UpdateUploadRequest,
     responses: { 200: Upload },
@@ -392,6 +415,14 @@ export const API = {
     summary: 'Delete up to 1000 uploads',
     body: BatchUploadIds,
     responses: { 200: BatchDeleteResponse },
+  }),
+  batchPrivacy: endpoint(ROUTES.batchPrivacy, {
+    tag: 'Uploads',
+    summary: 'Make up to 1000 uploads public or private',
+    description:
+      "`updatedCount` counts the uploads the caller may change (an administrator: anyone's); other ids are ignored.",
+    body: BatchPrivacyRequest,
+    responses: { 200: BatchPrivacyResponse },
   }),
 
   listTags: endpoint(ROUTES.listTags, {
@@ -465,7 +496,7 @@ export const API = {
     tag: 'Preferences',
     summary: 'Change any of the preferences',
     description:
-      '`defaultUploadPrivacy` (true: public) decides the privacy of every upload that does not say, from the web app, ShareX and the scripts alike. A value out of range or of the wrong type answers 400 naming the field, and nothing changes.',
+      '`defaultUploadPrivacy` (true: public), `defaultExpiry` (`never` or a duration such as `7d`) and `defaultMaxViews` (a number, or null for none) decide what every upload that does not say gets, from the web app, ShareX and the scripts alike. A value out of range or of the wrong type answers 400 naming the field, and nothing changes.',
     body: UpdatePreferencesRequest,
     responses: { 200: PreferencesResponse },
   }),
@@ -534,8 +565,9 @@ export const API = {
     tag: 'Links',
     summary: 'Delete the upload a deletion link names',
     description:
-      "The signature (form field or JSON) opens this one upload only. A forged signature, another upload's, or an upload already deleted answers 404.",
+      'The signature (in the query, as the link has it, or as a form field or JSON) opens this one upload only: `curl -X POST "$deletionUrl"` deletes it. A forged signature, another upload\'s, or an upload already deleted answers 404.',
     params: DeletionParams,
+    query: DeletionQuery,
     body: DeletionForm,
     responses: { 200: null },
     produces: ['text/html'],
@@ -546,21 +578,25 @@ export const API = {
   thumbnail: endpoint(ROUTES.thumbnail, {
     tag: 'Links',
     summary: "An upload's thumbnail (WebP, at most 400 px)",
-    description: 'Private uploads need `expires` and `signature` from a signed link.',
+    description:
+      "Behind the file's gate: private uploads need `expires` and `signature` from a signed link; a password-protected one its unlock cookie or `X-Upshot-Password`; a view-limited one a signed link (visitors get none); an expired or used-up one answers 410. Fetching it is never a view.",
     params: z.object({ code: z.string() }),
     responses: { 200: null },
     produces: ['image/webp'],
-    otherResponses: { 304: NOT_MODIFIED },
+    otherResponses: { 304: NOT_MODIFIED, 401: LOCKED, 410: GONE, 429: TOO_MANY_PASSWORDS },
   }),
   file: endpoint(ROUTES.file, {
     tag: 'Links',
     summary: 'The file behind a short code or custom URL',
     description:
-      'Supports Range, If-None-Match and If-Modified-Since. Private uploads answer 404 to everyone but their owner, admins and signed links.',
+      "Supports Range, If-None-Match and If-Modified-Since. Private uploads answer 404 to everyone but their owner, admins and signed links. An expired link, or one whose views are used up, answers 410. A password-protected link answers 401 with a password form unless the request carries its unlock cookie (set by POSTing the form) or the password in `X-Upshot-Password`. A view is a visitor's download: a GET that carries no grant cookie of an earlier view (a HEAD or a 304 is none; the cookie a view sets lets the same browser seek and reload it for 3 hours). With `maxViews`, exactly that many views succeed, however many arrive at once; the owner, administrators and signed links spend none.",
     params: z.object({ slug: z.string() }),
     responses: { 200: null, 206: null },
     produces: ['application/octet-stream'],
     otherResponses: {
+      401: LOCKED,
+      410: GONE,
+      429: TOO_MANY_PASSWORDS,
       302: {
         description:
           'With `S3_SERVE=presigned`, a GET is redirected to the file in the bucket (a presigned URL valid 5 minutes); a HEAD is answered here',
@@ -572,6 +608,25 @@ export const API = {
         produces: ['text/html'],
       },
       416: { description: 'The range is outside the file (`Content-Range: bytes */<size>`)' },
+    },
+  }),
+  unlockFile: endpoint(ROUTES.unlockFile, {
+    tag: 'Links',
+    summary: "Unlock a password-protected link (its form's POST)",
+    description:
+      "A right password sets an HttpOnly, SameSite=Lax cookie, on the link's own path, that opens this one upload for 24 hours (until its password changes or it is deleted), then redirects (303) to the link. A wrong one answers the form again (401). A link that does not exist, or is private, answers 404 whatever the password; a form posted from another site's page (`Sec-Fetch-Site: cross-site`) answers 403.",
+    params: z.object({ slug: z.string() }),
+    body: UnlockForm,
+    responses: { 200: null },
+    produces: ['text/html'],
+    consumes: ['application/x-www-form-urlencoded'],
+    otherResponses: {
+      303: { description: 'Unlocked: back to the link, now with its cookie' },
+      401: LOCKED,
+      403: { description: "Posted from another site's page", produces: ['text/html'] },
+      404: { description: 'No such link, or a private one', produces: ['text/html'] },
+      410: GONE,
+      429: TOO_MANY_PASSWORDS,
     },
   }),
 } as const satisfies Record<string, Endpoint & { tag: ApiTag }>;

@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   'upload.vanity_changed',
   /** An admin deleted another user's upload (one entry per upload of a batch). */
   'upload.deleted',
+  /** An admin changed the privacy, expiry, view limit or password of another user's upload. */
+  'upload.link_changed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** What an audit entry is about (its label names it: a username, a requester, a filename). */
@@ -190,6 +192,76 @@ export function fileTypeOf(mimeType: string): FileType | null {
     return 'documents';
   }
   return null;
+}
+
+// --- Link controls ---------------------------------------------------------------------------
+
+/** The most views a link may be limited to. */
+export const MAX_VIEWS_LIMIT = 1_000_000;
+/** A link password: 1 to this many characters. */
+export const LINK_PASSWORD_MAX = 200;
+/** How far ahead a link may expire. */
+export const MAX_EXPIRY_MS = 10 * 365 * 24 * 60 * 60 * 1000;
+/** A signed link to a private file (GET /api/uploads/{id}/access-url): its default and longest life. */
+export const ACCESS_URL_DEFAULT_TTL_SECONDS = 10 * 60;
+export const ACCESS_URL_MAX_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+/**
+ * Headers a desktop client may send with an upload instead of the multipart fields (ShareX and
+ * scripts set headers more easily than fields); `password` also unlocks a link on a GET.
+ */
+export const LINK_HEADERS = {
+  isPublic: 'x-upshot-public',
+  expires: 'x-upshot-expires',
+  maxViews: 'x-upshot-max-views',
+  password: 'x-upshot-password',
+} as const;
+
+/** `expires` that means the link never expires (overriding a default expiry). */
+export const NEVER_EXPIRES = 'never';
+/** `maxViews` (as a field or header) that means no view limit (overriding a default one). */
+export const NO_VIEW_LIMIT = 'none';
+
+const DURATION = /^([1-9][0-9]{0,3})([mhdwy])$/;
+const UNIT_MS: Record<string, number> = {
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+  y: 365 * 86_400_000,
+};
+
+/** A duration such as `30m`, `12h`, `7d`, `2w` or `1y`, in milliseconds; null when it is not one. */
+export function durationMs(value: string): number | null {
+  const match = DURATION.exec(value);
+  if (!match) return null;
+  return Number(match[1]) * UNIT_MS[match[2]!]!;
+}
+
+/** An ISO 8601 date-time with a time zone (`2026-12-01T12:00:00Z`, `...+02:00`). */
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** What an `expires` value says: never, a duration from now, or a moment; null: none of these. */
+export function parseExpires(
+  value: string,
+): { never: true } | { durationMs: number } | { at: Date } | null {
+  const v = value;
+  if (v.toLowerCase() === NEVER_EXPIRES) return { never: true };
+  const ms = durationMs(v.toLowerCase());
+  if (ms !== null) return { durationMs: ms };
+  if (!ISO_DATE_TIME.test(v)) return null;
+  const at = new Date(v);
+  return Number.isNaN(at.getTime()) ? null : { at };
+}
+
+export const EXPIRES_FORMAT =
+  'must be "never", a duration such as 30m, 12h, 7d or 1y, or an ISO date-time';
+
+/** Whether a preference's default expiry is valid: never, or a duration of 10 years at most. */
+export function isDefaultExpiry(value: string): boolean {
+  if (value === NEVER_EXPIRES) return true;
+  const ms = durationMs(value);
+  return ms !== null && ms <= MAX_EXPIRY_MS;
 }
 
 // --- Paths -----------------------------------------------------------------------------------

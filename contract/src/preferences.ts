@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, MIN_PAGE_SIZE, THEMES } from './constants.ts';
+import {
+  isDefaultExpiry,
+  MAX_PAGE_SIZE,
+  MAX_VIEWS_LIMIT,
+  MIN_PAGE_SIZE,
+  NEVER_EXPIRES,
+  THEMES,
+} from './constants.ts';
 
 /** A user's preferences, each with its default (new uploads public, 20 uploads a page). */
 export const Preferences = z
@@ -9,6 +16,21 @@ export const Preferences = z
     emailNotifications: z.boolean(),
     theme: z.enum(THEMES),
     uploadsPerPage: z.number().int().min(MIN_PAGE_SIZE).max(MAX_PAGE_SIZE),
+    /** How long the links of new uploads that do not say work: "never", or a duration ("7d"). */
+    defaultExpiry: z
+      .string()
+      .max(16)
+      .refine(
+        isDefaultExpiry,
+        'must be "never" or a duration of at most 10 years, such as 30m, 12h, 7d or 1y',
+      ),
+    /** The view limit of new uploads that do not say; null: none. */
+    defaultMaxViews: z
+      .number()
+      .int('must be a whole number')
+      .min(1, 'must be at least 1')
+      .max(MAX_VIEWS_LIMIT, `must be at most ${MAX_VIEWS_LIMIT}`)
+      .nullable(),
   })
   .meta({ id: 'Preferences' });
 export type Preferences = z.infer<typeof Preferences>;
@@ -18,6 +40,8 @@ export const DEFAULT_PREFERENCES: Preferences = {
   emailNotifications: true,
   theme: 'system',
   uploadsPerPage: 20,
+  defaultExpiry: NEVER_EXPIRES,
+  defaultMaxViews: null,
 };
 
 /** Any subset; a field that is not a preference is refused, never ignored. */

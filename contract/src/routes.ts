@@ -18,6 +18,12 @@ export type RouteSpec = {
    * must answer whatever the database does, and a scraper's bearer token is no session).
    */
   ignoresCredentials?: true;
+  /**
+   * It serves an upload's bytes, or bytes made from them (a thumbnail): it passes the links
+   * module's one gate (privacy, expiry, view limit, password), and the gate's test checks every
+   * such route.
+   */
+  servesUploadBytes?: true;
 };
 
 export const ROUTES = {
@@ -79,6 +85,7 @@ export const ROUTES = {
   updateUpload: { method: 'PATCH', path: '/api/uploads/:id', access: 'user' },
   deleteUpload: { method: 'DELETE', path: '/api/uploads/:id', access: 'user' },
   batchDeleteUploads: { method: 'POST', path: '/api/uploads/batch/delete', access: 'user' },
+  batchPrivacy: { method: 'POST', path: '/api/uploads/batch/privacy', access: 'user' },
 
   // tags
   listTags: { method: 'GET', path: '/api/tags', access: 'user' },
@@ -115,8 +122,10 @@ export const ROUTES = {
   deleteByLink: { method: 'POST', path: '/d/:id', access: 'public' },
 
   // the links (GET answers HEAD too)
-  thumbnail: { method: 'GET', path: '/thumb/:code', access: 'public' },
-  file: { method: 'GET', path: '/:slug', access: 'public' },
+  thumbnail: { method: 'GET', path: '/thumb/:code', access: 'public', servesUploadBytes: true },
+  file: { method: 'GET', path: '/:slug', access: 'public', servesUploadBytes: true },
+  /** A protected link's password form posts here (never in a URL). */
+  unlockFile: { method: 'POST', path: '/:slug', access: 'public' },
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof ROUTES;

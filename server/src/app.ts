@@ -144,7 +144,7 @@ export async function buildApp(deps: AppDeps) {
     fileHasher,
     video: videoTools(config.ffmpegPath),
     kickTasks: background.kick,
-    defaultPublic: preferences.service.defaultPublic,
+    linkDefaults: preferences.service.linkDefaults,
     audit: audit.service,
     log,
   });
@@ -197,6 +197,7 @@ export async function buildApp(deps: AppDeps) {
     presigned: config.storage.driver === 's3' && config.storage.s3.serve === 'presigned',
     publicMaxAgeSeconds: config.publicMaxAgeSeconds,
     audit: audit.service,
+    auth: auth.service,
     log,
   });
   const system = createSystemModule({

@@ -311,6 +311,55 @@ describe.runIf(onPostgres)('two instances over one database and one bucket', () 
     expect(download).toEqual({ status: 200, sha256: expected, size });
   }, 90_000);
 
+  it('counts views exactly across A and B: maxViews 3, twenty downloads at once, three get it', async () => {
+    const { session } = await account(a);
+    const body = multipart(
+      { isPublic: 'true', maxViews: '3', password: 'shared secret' },
+      { filename: 'limited.txt', data: Buffer.from('three only\n') },
+    );
+    const uploaded = await fetch(`${a.url}/api/upload`, {
+      method: 'POST',
+      headers: { ...session, ...body.headers },
+      body: body.payload,
+    });
+    const created = (await uploaded.json()) as { url: string; upload: { id: string } };
+    expect(uploaded.status, JSON.stringify(created)).toBe(201);
+    const linkPath = new URL(created.url).pathname;
+
+    // The password unlocked on A opens the link on B (the cookie is the database's truth).
+    const unlocked = await fetch(new URL(linkPath, a.url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'password=shared+secret',
+      redirect: 'manual',
+    });
+    expect(unlocked.status).toBe(303);
+    const cookie = unlocked.headers.get('set-cookie')!.split(';')[0]!;
+    const onB = await fetch(new URL(linkPath, b.url), { method: 'HEAD', headers: { cookie } });
+    expect(onB.status).toBe(200);
+
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const res = await fetch(new URL(linkPath, (i % 2 ? a : b).url), {
+          headers: { 'x-upshot-password': 'shared secret' },
+        });
+        return { status: res.status, text: await res.text() };
+      }),
+    );
+    expect(answers.filter((r) => r.status === 200).map((r) => r.text)).toEqual([
+      'three only\n',
+      'three only\n',
+      'three only\n',
+    ]);
+    expect(answers.filter((r) => r.status === 410)).toHaveLength(17);
+    const row = await db()
+      .selectFrom('uploads')
+      .select(['views_used', 'max_views'])
+      .where('id', '=', created.upload.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ views_used: 3, max_views: 3 });
+  });
+
   it('a delete on A is a 404 on B at once, for the link and the API', async () => {
     const { session } = await account(b);
     const { id, linkPath } = await uploadText(b, session, 'gone soon\n');

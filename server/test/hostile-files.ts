@@ -166,6 +166,9 @@ export const HOSTILE_FILES: HostileFile[] = [
     'application/x-shockwave-flash',
     'attachment',
   ),
+  // Shown inline as what it claims: the player's page keeps the file's origin, and nosniff keeps
+  // the page from being read as HTML.
+  file('an HTML page claiming to be a video', 'clip.mp4', 'video/mp4', HTML, 'video/mp4', 'inline'),
 ];
 
 /**

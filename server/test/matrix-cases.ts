@@ -418,6 +418,20 @@ export const CASES: Record<EndpointName, Case[]> = {
       answers: all('200'),
     },
   ],
+  batchPrivacy: [
+    {
+      // New uploads here are private: making one public is the change.
+      input: async (w) => ({ body: { uploadIds: [await newUploadId(w)], isPublic: true } }),
+      done: async (w, input) => (await ownersUpload(w, uploadId(input)))?.isPublic === true,
+      makes: (kind) => mayManage(kind),
+      // Answered 200 to anyone signed in: another user's ids are skipped, not refused.
+      answers: signedIn('200'),
+      check: (res, _, kind) => {
+        const { updatedCount } = res.json<{ updatedCount: number }>();
+        return updatedCount === (mayManage(kind) ? 1 : 0) ? null : `updatedCount ${updatedCount}`;
+      },
+    },
+  ],
   deleteByLink: [
     {
       input: async (w) => {
@@ -449,6 +463,14 @@ export const CASES: Record<EndpointName, Case[]> = {
       target: 'public',
       input: (w) => ({ params: { slug: w.resources.publicUpload.shortCode } }),
       answers: all('200'),
+    },
+  ],
+  // The private upload has no password: its managers are sent back to it, anyone else is told
+  // it does not exist, whatever they send.
+  unlockFile: [
+    {
+      input: (w) => ({ ...privateSlug(w), body: { password: 'anything' } }),
+      answers: ownerOrAdmin('303', '404 page'),
     },
   ],
 };

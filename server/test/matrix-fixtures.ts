@@ -130,7 +130,7 @@ export async function inviteCode(w: World): Promise<string> {
 
 // --- Whether a change was made ---------------------------------------------------------------
 
-type UploadJson = { vanityUrl: string | null; tags: { id: string }[] };
+type UploadJson = { vanityUrl: string | null; isPublic: boolean; tags: { id: string }[] };
 
 /** The upload as its owner sees it; null once it is gone. */
 export async function ownersUpload(w: World, id: string): Promise<UploadJson | null> {

@@ -21,6 +21,7 @@ import { m0013PartEtags } from './migrations/0013-part-etags.ts';
 import { m0014Limits } from './migrations/0014-limits.ts';
 import { m0015RetiredSlugs } from './migrations/0015-retired-slugs.ts';
 import { m0016SessionReservations } from './migrations/0016-session-reservations.ts';
+import { m0017LinkControls } from './migrations/0017-link-controls.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
@@ -39,6 +40,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0014-limits': m0014Limits,
   '0015-retired-slugs': m0015RetiredSlugs,
   '0016-session-reservations': m0016SessionReservations,
+  '0017-link-controls': m0017LinkControls,
 };
 
 function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {

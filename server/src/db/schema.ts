@@ -79,6 +79,16 @@ export interface UploadsTable {
   /** Set only when thumbnail_status is ready. */
   thumbnail_key: string | null;
   created_at: string;
+  /** When the link stops working (410); null: never. */
+  expires_at: string | null;
+  /** A view limit; null: none. */
+  max_views: number | null;
+  /** Views spent against max_views (0 without a limit). */
+  views_used: Generated<number>;
+  /** When the last of those views was claimed. */
+  last_view_at: string | null;
+  /** argon2id hash of the link's password; null: none. */
+  password_hash: string | null;
 }
 
 export type ThumbnailStatus = 'none' | 'pending' | 'ready' | 'failed';
@@ -121,6 +131,10 @@ export interface ChunkedUploadsTable {
   reserved: Generated<number>;
   created_at: string;
   expires_at: string;
+  /** The upload's expiry as asked: never, a duration (from completion) or an ISO date-time. */
+  link_expires: string | null;
+  max_views: number | null;
+  password_hash: string | null;
 }
 
 export interface ChunkedUploadPartsTable {
@@ -198,6 +212,9 @@ export interface UserPreferencesTable {
   email_notifications: Bool;
   theme: 'system' | 'light' | 'dark';
   uploads_per_page: number;
+  /** never, or a duration such as 7d. */
+  default_expiry: string;
+  default_max_views: number | null;
 }
 
 /** A single-use invitation: its code is stored only as a digest. */

@@ -98,14 +98,18 @@ function expected(e: Endpoint, c: Case, kind: CallerKind): string {
 
 function actual(res: LightMyRequestResponse, head: boolean): string {
   if (res.statusCode < 400 || head) return String(res.statusCode);
-  // A link that is not there (to this caller) answers the web app's not-found page.
-  if (res.statusCode === 404 && res.body === INDEX_HTML) return '404 page';
+  // A link that is not there (to this caller) answers a page: the web app's not-found page, or
+  // (to a password form's POST) a page of the link's own.
+  if (isPage(res)) return `${res.statusCode} page`;
   try {
     return `${res.statusCode} ${res.json<{ error: string }>().error}`;
   } catch {
     return `${res.statusCode} (not JSON: ${res.body.slice(0, 40)})`;
   }
 }
+
+const isPage = (res: LightMyRequestResponse) =>
+  res.body === INDEX_HTML || String(res.headers['content-type']).startsWith('text/html');
 
 /** What a case checks beyond the status: a refusal's body, a success's, and the change made. */
 async function further(
@@ -117,8 +121,9 @@ async function further(
   head: boolean,
 ): Promise<string | null> {
   if (head) return null;
-  const success = res.statusCode < 300;
-  if (!success && res.body !== INDEX_HTML) {
+  // A redirect (an unlocked link sends its browser back to it) is a success.
+  const success = res.statusCode < 400;
+  if (!success && !isPage(res)) {
     const problem = refusalProblem(res);
     if (problem) return problem;
   }

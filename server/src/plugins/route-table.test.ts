@@ -3,6 +3,7 @@
  * guard answers before anything else, nothing a client sends makes a 5xx, and an answer carries
  * no field beyond its response schema (and never a hash, digest or storage key).
  */
+import { noSuchLinkPage } from '../modules/links/pages.ts';
 import {
   API,
   AuthResponse,
@@ -113,15 +114,16 @@ function samples(): Partial<Record<EndpointName, Input>> {
   const id = { id: upload.id };
   return {
     login: { body: { email: 'someone@example.com', password: 'correct horse battery' } },
-    uploadFile: { form: { isPublic: 'true' } },
+    uploadFile: { form: { isPublic: 'true', expires: '7d', maxViews: '5', password: 'secret' } },
     listUploads: {
       query: { search: 'dot', type: 'images', tag: tagId, sort: 'newest', page: '1', limit: '20' },
     },
     getUpload: { params: id },
-    uploadAccessUrl: { params: id },
+    uploadAccessUrl: { params: id, query: { ttl: '3600' } },
     updateUpload: { params: id, body: { vanityUrl: 'my-dot' } },
     deleteUpload: { params: id },
     batchDeleteUploads: { body: { uploadIds: [upload.id] } },
+    batchPrivacy: { body: { uploadIds: [upload.id], isPublic: true } },
     createTag: { body: { name: 'blue' } },
     renameTag: { params: { tagId }, body: { name: 'crimson' } },
     updatePreferences: { body: { theme: 'dark', uploadsPerPage: 30 } },
@@ -199,7 +201,12 @@ function samples(): Partial<Record<EndpointName, Input>> {
     userBashScript: { params: { id: owner.user.id } },
     userPowershellScript: { params: { id: owner.user.id } },
     deletionPage: { params: id, query: { signature: deletionSignature } },
-    deleteByLink: { params: id, body: { signature: deletionSignature } },
+    deleteByLink: {
+      params: id,
+      query: { signature: deletionSignature },
+      body: { signature: deletionSignature },
+    },
+    unlockFile: { params: { slug: upload.shortCode }, body: { password: 'secret' } },
   };
 }
 
@@ -212,6 +219,12 @@ function authFor(e: Endpoint): Record<string, string> {
 }
 const request = (e: Endpoint, input: Input) => requestFor(e, input, authFor(e));
 
+/** A link not found answers a page: the web app's, or (a password's POST) the link's own. */
+const notFoundPages: Partial<Record<EndpointName, string>> = {
+  file: INDEX_HTML,
+  unlockFile: noSuchLinkPage(),
+};
+
 async function refusals(
   name: EndpointName,
   cases: { label: string; options: InjectOptions }[],
@@ -221,7 +234,7 @@ async function refusals(
   for (const { label, options } of cases) {
     const res = await send(options);
     const reason =
-      refusalProblem(res, name === 'file' ? INDEX_HTML : undefined) ??
+      refusalProblem(res, notFoundPages[name]) ??
       (status && res.statusCode !== status ? `${res.statusCode}, not ${status}` : null);
     if (reason) failures.push(`${name} ${label}: ${reason}`);
   }

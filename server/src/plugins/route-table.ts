@@ -100,6 +100,13 @@ export function compileValidator(schema: z.ZodType) {
   };
 }
 
+function readNoBodyAsEmpty(request: FastifyRequest, _reply: FastifyReply, done: () => void) {
+  const { headers } = request;
+  const sent = headers['transfer-encoding'] !== undefined || Number(headers['content-length']) > 0;
+  if (request.body == null && !sent) request.body = {};
+  done();
+}
+
 /** Validation through the contract's zod schemas, with the message naming the field. */
 export function registerRouteTable(app: FastifyInstance, routes: readonly RouteDef[]): void {
   app.setValidatorCompiler<z.ZodType>(({ schema }) => compileValidator(schema));
@@ -116,6 +123,9 @@ export function registerRouteTable(app: FastifyInstance, routes: readonly RouteD
       schema: routeSchema(endpoint),
       // A page of the app's own (HTML) takes the app's headers; files set their own.
       config: { endpoint, ownSecurityHeaders: raw && !endpoint.produces?.includes('text/html') },
+      // A request that sends no body at all (a script's bare POST) is read as an empty one:
+      // each field is then required or not as the schema says, and a missing one is named.
+      ...(endpoint.body ? { preValidation: readNoBodyAsEmpty } : {}),
       // After the app's hooks (the credentials among them), before the body is read.
       onRequest: (request, _reply, done) => {
         try {

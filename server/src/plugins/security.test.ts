@@ -9,7 +9,7 @@ import { createTestContext, type TestContext } from '../../test/context.ts';
 import { uploadFile } from '../../test/uploads.ts';
 import { signIn } from '../../test/users.ts';
 import { createWebDist, type WebDist } from '../../test/web-dist.ts';
-import { FILE_CSP } from '../modules/links/content-policy.ts';
+import { FILE_CSP, fileCsp } from '../modules/links/content-policy.ts';
 
 // Links live on another origin than the app here, as they may in production.
 const PUBLIC_URL = 'https://files.example.com';
@@ -95,6 +95,18 @@ describe('the file links', () => {
     expect(csp.get('sandbox')).toEqual([]);
     expect(csp.get('default-src')).toEqual(["'none'"]);
     expect(csp.has('script-src')).toBe(false);
+  });
+
+  it("a video's or a song's keeps its origin for the player, and still runs nothing", () => {
+    for (const type of ['video/mp4', 'audio/mpeg', 'VIDEO/WEBM']) {
+      const csp = directives(fileCsp(type));
+      expect(csp.get('sandbox'), type).toEqual(['allow-same-origin']);
+      expect(csp.get('default-src')).toEqual(["'none'"]);
+      expect(csp.has('script-src')).toBe(false);
+    }
+    for (const type of ['image/png', 'text/html', 'video', 'application/pdf']) {
+      expect(fileCsp(type), type).toBe(FILE_CSP);
+    }
   });
 
   it('an image: its link, a range of it, HEAD, a revalidation and its thumbnail', async () => {

@@ -259,6 +259,17 @@ export function createAuthRepository(db: Executor) {
       return Number(row.count);
     },
 
+    /** Takes back one hit counted in the window starting at windowStart (not in a later one). */
+    async giveBackRateLimit(key: string, windowStart: number): Promise<void> {
+      await db
+        .updateTable('rate_limits')
+        .set((eb) => ({ count: eb('count', '-', 1) }))
+        .where('key', '=', key)
+        .where('window_start', '=', windowStart)
+        .where('count', '>', 0)
+        .execute();
+    },
+
     async deleteStaleRateLimits(before: number): Promise<void> {
       await db.deleteFrom('rate_limits').where('window_start', '<', before).execute();
     },

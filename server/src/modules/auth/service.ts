@@ -236,6 +236,32 @@ export function createAuthService(deps: {
 
     limitAttempts,
 
+    /**
+     * A limit on failures alone (wrong link passwords: a right one, sent again and again by a
+     * script, is never limited). An attempt takes its place in the window at once, so attempts
+     * made together cannot all slip under the limit; a right one is then given back. `wait`:
+     * the seconds until the window ends when past the limit (the attempt is refused), else 0.
+     */
+    /** Seconds until key's window ends when it is at its limit, else 0 (counts nothing). */
+    async attemptWait(key: string, limit: { max: number; windowMs: number }): Promise<number> {
+      const now = clock.now().getTime();
+      const windowStart = now - (now % limit.windowMs);
+      if ((await auth.rateCount(key, windowStart)) < limit.max) return 0;
+      return Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000));
+    },
+
+    async takeAttempt(
+      key: string,
+      limit: { max: number; windowMs: number },
+    ): Promise<{ wait: number; giveBack: () => Promise<void> }> {
+      const now = clock.now().getTime();
+      const windowStart = now - (now % limit.windowMs);
+      const count = await auth.hitRateLimit(key, windowStart);
+      const wait =
+        count > limit.max ? Math.max(1, Math.ceil((windowStart + limit.windowMs - now) / 1000)) : 0;
+      return { wait, giveBack: () => auth.giveBackRateLimit(key, windowStart) };
+    },
+
     /** A single-use invitation for a user, valid INVITE_TTL_MS; only its digest is stored. */
     async createInvite(userId: string): Promise<{ code: string; expiresAt: string }> {
       const code = randomToken(24);

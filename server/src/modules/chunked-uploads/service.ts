@@ -25,7 +25,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
-import type { UploadsService } from '../uploads/index.ts';
+import { linkColumns, type LinkColumns, type UploadsService } from '../uploads/index.ts';
 import type { Viewer } from '../../lib/caller.ts';
 import type { ChunkedUploadsRepository } from './repository.ts';
 
@@ -39,6 +39,20 @@ const COMPLETION_HEARTBEAT_MS = 20_000;
 export const COMPLETION_STALE_MS = 2 * 60_000;
 
 export type ChunkedUploadsService = ReturnType<typeof createChunkedUploadsService>;
+
+/** The link a session asked for, as its upload gets it (an expiry duration counts from `now`). */
+function linkColumnsOf(session: ChunkedUploadRow, now: Date): LinkColumns {
+  return linkColumns(
+    {
+      isPublic: session.is_public === 1,
+      // Sessions opened before link controls existed asked for none.
+      expires: session.link_expires ?? 'never',
+      maxViews: session.max_views === null ? null : Number(session.max_views),
+      passwordHash: session.password_hash,
+    },
+    now,
+  );
+}
 
 export function createChunkedUploadsService(deps: {
   sessions: ChunkedUploadsRepository;
@@ -116,8 +130,11 @@ export function createChunkedUploadsService(deps: {
         mimeType: string;
         totalSize: number;
         totalChunks: number;
-        /** Unsaid: as the owner's preference says. */
+        /** What the upload asks for its link (unsaid: as the owner's preferences say). */
         isPublic?: boolean;
+        expires?: string;
+        maxViews?: number | null;
+        password?: string;
       },
     ): Promise<ChunkedUploadRow> {
       if (input.totalSize > deps.maxUploadBytes) {
@@ -140,6 +157,8 @@ export function createChunkedUploadsService(deps: {
       const reserved = chargedBytes(input.totalSize);
       if (reserved > (await uploads.remainingQuota(owner.id))) throw await quotaExceeded();
       const filename = cleanDisplayName(input.filename);
+      // Checked now, applied when the upload is made (a duration counts from then).
+      const link = await uploads.decideLink(owner, input);
       const storageKey = objectKey('u', newStorageId());
       const now = clock.now();
       const row = {
@@ -150,7 +169,10 @@ export function createChunkedUploadsService(deps: {
         total_size: input.totalSize,
         total_chunks: input.totalChunks,
         chunk_size: deps.chunkSize,
-        is_public: (await uploads.isPublic(owner, input.isPublic)) ? (1 as const) : (0 as const),
+        is_public: link.isPublic ? (1 as const) : (0 as const),
+        link_expires: link.expires,
+        max_views: link.maxViews,
+        password_hash: link.passwordHash,
         storage_key: storageKey,
         multipart_id: await storage.createMultipart(storageKey),
         created_at: now.toISOString(),
@@ -238,6 +260,17 @@ export function createChunkedUploadsService(deps: {
       const session = await ownSession(owner, uploadId);
       if (session.status === 'completed' && session.upload_id) {
         return lostAnswer(await uploads.get(owner, session.upload_id));
+      }
+      // A link asked to expire at a time that has passed meanwhile would be dead at birth: the
+      // session ends here, its reservation given back (the client starts again).
+      const expiresAt = linkColumnsOf(session, clock.now()).expires_at;
+      if (expiresAt !== null && Date.parse(expiresAt) <= clock.now().getTime()) {
+        if (await sessions.deleteAbortable(uploadId, ago(COMPLETION_STALE_MS))) {
+          await storage.abortMultipart(session.multipart_id, session.storage_key);
+        }
+        throw new ValidationError(
+          `expires: the link's expiry (${expiresAt}) passed before the upload was complete; upload it again`,
+        );
       }
       const missingOf = async () => {
         const stored = new Set(await sessions.storedIndexes(uploadId));
@@ -350,7 +383,7 @@ export function createChunkedUploadsService(deps: {
             mimeType: session.mime_type,
             size: Number(session.total_size),
             sha256: null,
-            isPublic: session.is_public === 1,
+            link: linkColumnsOf(session, clock.now()),
             storageKey: session.storage_key,
           });
         } catch (err) {

@@ -2,9 +2,33 @@
 import { isMimeType } from '@upshot/contract';
 import contentDisposition from 'content-disposition';
 
-/** Applied to every served file: a sandbox with no script, no plugins, no fetches. */
+/** Applied to every served file but video and audio: a sandbox with no script, no plugins, no fetches. */
 export const FILE_CSP =
   "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'";
+
+/**
+ * Video and audio: the same, but the sandbox keeps the file's origin. Chromium plays a media
+ * file opened by its link in a page of its own whose player fetches the file again (ranges, to
+ * seek); from an opaque origin that fetch is refused as cross-origin, and nothing plays. No
+ * script runs in that page (no allow-scripts), and nosniff keeps anything else from being shown
+ * as media.
+ */
+export const MEDIA_CSP =
+  "sandbox allow-same-origin; default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'";
+
+/** The content security policy of a served file of this type. */
+export function fileCsp(mimeType: string): string {
+  const mime = mimeType.toLowerCase();
+  const media = isMimeType(mime) && (mime.startsWith('video/') || mime.startsWith('audio/'));
+  return media ? MEDIA_CSP : FILE_CSP;
+}
+
+/**
+ * On a page a link answers itself (its password form, a gone link): no script, no framing, its
+ * own inline style, and its form may post only back to this origin.
+ */
+export const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 // Not PDF: Chromium runs a PDF's JavaScript in its viewer, a page of the file's origin (the
 // app's), whatever the sandbox says.

@@ -11,7 +11,7 @@ import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { HOSTILE_FILES, SCRIPTABLE_TYPE } from '../../../test/hostile-files.ts';
 import { uploadFile } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
-import { FILE_CSP } from './content-policy.ts';
+import { FILE_CSP, fileCsp } from './content-policy.ts';
 import { SMALL_BODY_BYTES } from './service.ts';
 
 let ctx: TestContext;
@@ -50,7 +50,7 @@ function unsafe(
     problems.push(`${contentType} is shown inline`);
   }
   if (headers['x-content-type-options'] !== 'nosniff') problems.push('no nosniff');
-  if (headers['content-security-policy'] !== FILE_CSP) problems.push('not the sandbox CSP');
+  if (headers['content-security-policy'] !== fileCsp(type)) problems.push('not the sandbox CSP');
   return problems;
 }
 

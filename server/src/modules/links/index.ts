@@ -1,21 +1,25 @@
 /**
  * The links module's only door: reading a link, whoever asks. It owns finding the upload behind
- * a link, deciding access (policy.ts), the answer's headers, opening the bytes and counting
- * views; and the URLs links are shared by (urls.ts), which uploads and stats present.
+ * a link, its one gate (gate.ts, with policy.ts's rules: privacy, expiry, view limit,
+ * password), the answer's headers and pages, opening the bytes, counting and spending views;
+ * and the URLs and cookies links are shared and opened by (urls.ts), which uploads and stats
+ * present.
  */
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { verifyPassword } from '../../lib/passwords.ts';
 import type { Logger } from '../../lib/logger.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { AuditService } from '../audit/index.ts';
 import type { Module } from '../module.ts';
 import { createLinksRepository } from './repository.ts';
 import { linksRoutes } from './routes.ts';
+import type { AttemptLimits } from './gate.ts';
 import { createLinksService, PRESIGNED_SECONDS, type LinksService } from './service.ts';
 import type { LinkUrls } from './urls.ts';
 
-export { FILE_CSP } from './content-policy.ts';
-export { createLinkUrls, type LinkUrls } from './urls.ts';
+export { FILE_CSP, fileCsp } from './content-policy.ts';
+export { createLinkUrls, VIEW_GRANT_TTL_MS, type LinkUrls } from './urls.ts';
 export type { LinksService } from './service.ts';
 
 export function createLinksModule(deps: {
@@ -29,6 +33,8 @@ export function createLinksModule(deps: {
   publicMaxAgeSeconds: number;
   /** Where an admin's opening of another user's private file is recorded. */
   audit: AuditService;
+  /** The limits on wrong link passwords (auth's counters in the database). */
+  auth: AttemptLimits;
   log: Logger;
 }): Module & { service: LinksService } {
   const service = createLinksService({
@@ -38,11 +44,17 @@ export function createLinksModule(deps: {
     clock: deps.clock,
     presignedSeconds: deps.presigned ? PRESIGNED_SECONDS : null,
     audit: deps.audit,
+    attempts: deps.auth,
+    verifyPassword,
     onError: (err, context) => deps.log.error({ err, ...context }, 'views not committed yet'),
   });
   return {
     name: 'links',
-    routes: linksRoutes({ links: service, publicMaxAgeSeconds: deps.publicMaxAgeSeconds }),
+    routes: linksRoutes({
+      links: service,
+      publicMaxAgeSeconds: deps.publicMaxAgeSeconds,
+      publicUrl: deps.urls.publicUrl,
+    }),
     jobs: [],
     tasks: {},
     service,

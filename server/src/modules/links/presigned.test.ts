@@ -122,6 +122,36 @@ describe('S3_SERVE=presigned', () => {
     expect((await fetch(owner.headers.location as string)).status).toBe(200);
   });
 
+  it('never redirects a link with a view limit or a password: each view is spent here', async () => {
+    const data = crypto.randomBytes(200 * 1024);
+    const limited = await upload(data, { isPublic: 'true', maxViews: '1' });
+    const first = await ctx.app.inject({ method: 'GET', url: `/${limited.shortCode}` });
+    expect(first.statusCode).toBe(200);
+    expect(first.rawPayload.equals(data)).toBe(true);
+    expect((await ctx.app.inject({ method: 'GET', url: `/${limited.shortCode}` })).statusCode).toBe(
+      410,
+    );
+    const locked = await upload(data, { isPublic: 'true', password: 'store-proof' });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/${locked.shortCode}`,
+      headers: { 'x-upshot-password': 'store-proof' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers.location).toBeUndefined();
+  });
+
+  it("gives an expiring link's presigned URL no more life than the link has left", async () => {
+    const up = await upload(crypto.randomBytes(1000), { isPublic: 'true', expires: '2m' });
+    const res = await ctx.app.inject({ method: 'GET', url: `/${up.shortCode}` });
+    expect(res.statusCode).toBe(302);
+    const seconds = Number(
+      new URL(res.headers.location as string).searchParams.get('X-Amz-Expires'),
+    );
+    expect(seconds).toBeGreaterThan(100);
+    expect(seconds).toBeLessThanOrEqual(120);
+  });
+
   it('stops redirecting a deleted file at once', async () => {
     const up = await upload(crypto.randomBytes(1000), { isPublic: 'true' });
     expect((await ctx.app.inject({ method: 'GET', url: `/${up.shortCode}` })).statusCode).toBe(302);

@@ -5,25 +5,25 @@
 import { prepared, type Db } from '../../db/database.ts';
 import type { UploadRow } from '../../db/schema.ts';
 import { turnBatcher } from '../../lib/turn-batcher.ts';
+import type { GatedRow } from './policy.ts';
+
+/** What the gate reads of an upload (policy.ts). */
+const GATED = [
+  'uploads.id',
+  'uploads.user_id',
+  'uploads.is_public',
+  'uploads.expires_at',
+  'uploads.max_views',
+  'uploads.views_used',
+  'uploads.password_hash',
+] as const;
 
 /** What serving a file needs of its upload. */
-export type LinkRow = Pick<
-  UploadRow,
-  | 'id'
-  | 'user_id'
-  | 'is_public'
-  | 'mime_type'
-  | 'original_filename'
-  | 'created_at'
-  | 'size'
-  | 'storage_key'
->;
+export type LinkRow = GatedRow &
+  Pick<UploadRow, 'mime_type' | 'original_filename' | 'created_at' | 'size' | 'storage_key'>;
 
 /** What serving a thumbnail needs of its upload. */
-export type ThumbnailRow = Pick<
-  UploadRow,
-  'id' | 'user_id' | 'is_public' | 'thumbnail_status' | 'thumbnail_key'
->;
+export type ThumbnailRow = GatedRow & Pick<UploadRow, 'thumbnail_status' | 'thumbnail_key'>;
 
 /** Entries in key order: rows are locked in id order (see addViews). */
 const byKey = <T>([a]: [string, T], [b]: [string, T]) => (a < b ? -1 : a > b ? 1 : 0);
@@ -43,9 +43,7 @@ export function createLinksRepository(db: Db) {
         .innerJoin('uploads', 'uploads.id', 'slugs.upload_id')
         .select([
           'slugs.slug',
-          'uploads.id',
-          'uploads.user_id',
-          'uploads.is_public',
+          ...GATED,
           'uploads.mime_type',
           'uploads.original_filename',
           'uploads.created_at',
@@ -79,9 +77,26 @@ export function createLinksRepository(db: Db) {
     findThumbnail(shortCode: string): Promise<ThumbnailRow | undefined> {
       return db
         .selectFrom('uploads')
-        .select(['id', 'user_id', 'is_public', 'thumbnail_status', 'thumbnail_key'])
+        .select([...GATED, 'uploads.thumbnail_status', 'uploads.thumbnail_key'])
         .where('short_code', '=', shortCode.toLowerCase())
         .executeTakeFirst();
+    },
+
+    /**
+     * Spends one view of a view-limited link: true when one was left (and the link had not
+     * expired by `now`). One conditional update, so every view is counted exactly, whatever
+     * reads it concurrently, on any instance.
+     */
+    async claimView(id: string, now: string): Promise<boolean> {
+      const res = await db
+        .updateTable('uploads')
+        .set((eb) => ({ views_used: eb('views_used', '+', 1), last_view_at: now }))
+        .where('id', '=', id)
+        .where('max_views', 'is not', null)
+        .where((eb) => eb('views_used', '<', eb.ref('max_views')))
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
     },
 
     /**

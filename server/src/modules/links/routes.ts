@@ -1,29 +1,46 @@
-/** The share links: GET/HEAD /{vanityOrShortCode} and /thumb/{shortCode}. */
-import { API } from '@upshot/contract';
+/**
+ * The share links: GET/HEAD /{vanityOrShortCode} and /thumb/{shortCode}, and POST /{slug}, a
+ * protected link's password form.
+ */
+import { API, LINK_HEADERS } from '@upshot/contract';
+import { parseCookie } from 'cookie';
 import type { FileHandle } from 'node:fs/promises';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError } from '../../errors.ts';
+import { headerValue, utf8HeaderValue } from '../../lib/headers.ts';
 import { route } from '../../plugins/route-table.ts';
 import { pumpFile } from './file-pump.ts';
-import { baseHeaders, keptFileHeaders } from './presenter.ts';
+import {
+  crossSitePage,
+  gonePage,
+  noSuchLinkPage,
+  passwordPage,
+  tooManyPasswordsPage,
+} from './pages.ts';
+import { baseHeaders, keptFileHeaders, PAGE_HEADERS, setCookieHeader } from './presenter.ts';
+import type { Refusal } from './gate.ts';
 import type { Body, LinkRequest, LinksService } from './service.ts';
+import type { LinkCookie } from './urls.ts';
 
 function linkRequest(request: FastifyRequest): LinkRequest {
   const h = request.headers;
   const q = request.query as Record<string, unknown>;
-  const header = (v: string | string[] | undefined) => (typeof v === 'string' ? v : undefined);
+  const cookieHeader = headerValue(h.cookie);
   return {
     // A session that must choose its password first opens nothing the public cannot.
     viewer: request.auth && !request.auth.user.mustChangePassword ? request.auth.user : null,
     log: request.log,
+    ip: request.ip,
+    cookies: cookieHeader ? parseCookie(cookieHeader) : {},
+    password: utf8HeaderValue(h[LINK_HEADERS.password]),
     signed: { expires: q.expires, signature: q.signature },
     head: request.method === 'HEAD',
-    ifNoneMatch: header(h['if-none-match']),
-    ifModifiedSince: header(h['if-modified-since']),
-    ifRange: header(h['if-range']),
-    range: header(h.range),
+    ifNoneMatch: headerValue(h['if-none-match']),
+    ifModifiedSince: headerValue(h['if-modified-since']),
+    ifRange: headerValue(h['if-range']),
+    range: headerValue(h.range),
   };
 }
 
@@ -52,6 +69,17 @@ function sendFile(reply: FastifyReply, file: FileHandle, start: number, length: 
   return reply;
 }
 
+/** A link the gate turned away: the page that says why (401, 410 or 429). */
+function refuse(reply: FastifyReply, refusal: Refusal) {
+  reply.headers(PAGE_HEADERS);
+  if (refusal.kind === 'gone') return reply.status(410).send(gonePage(refusal.reason));
+  if (refusal.kind === 'locked') return reply.status(401).send(passwordPage(refusal.wrong));
+  return reply
+    .status(429)
+    .header('retry-after', String(refusal.retryAfterSeconds))
+    .send(tooManyPasswordsPage(refusal.retryAfterSeconds));
+}
+
 function send(reply: FastifyReply, body: Body | null, start: number, length: number) {
   if (!body) return reply.send();
   if ('bytes' in body) return reply.send(body.bytes);
@@ -59,15 +87,29 @@ function send(reply: FastifyReply, body: Body | null, start: number, length: num
   return sendStream(reply, body.stream);
 }
 
-export function linksRoutes(deps: { links: LinksService; publicMaxAgeSeconds: number }) {
+export function linksRoutes(deps: {
+  links: LinksService;
+  publicMaxAgeSeconds: number;
+  /** Where links are served (PUBLIC_URL): a cookie is Secure on https, and set on its path. */
+  publicUrl: string;
+}) {
   const { links, publicMaxAgeSeconds } = deps;
   const headersOf = keptFileHeaders(publicMaxAgeSeconds);
+  const base = new URL(deps.publicUrl);
+  const secure = base.protocol === 'https:';
+  const basePath = base.pathname.replace(/\/+$/, '');
+  // The link's path as the browser knows it (a proxy may serve links under PUBLIC_URL's path).
+  const cookie = (c: LinkCookie, slug: string) =>
+    setCookieHeader(c, { secure, path: `${basePath}/${slug}` });
   return [
     route(API.thumbnail, async ({ request, reply, params }) => {
       const answer = await links.thumbnail(params.code, linkRequest(request));
       if (answer.kind === 'not-found') throw new NotFoundError('Thumbnail not found');
+      if (answer.kind === 'gone' || answer.kind === 'locked' || answer.kind === 'too-many') {
+        return refuse(reply, answer);
+      }
       reply.headers({
-        ...baseHeaders(answer.isPublic, publicMaxAgeSeconds),
+        ...baseHeaders(answer.cacheable, publicMaxAgeSeconds),
         etag: answer.etag,
         'content-type': 'image/webp',
       });
@@ -80,6 +122,9 @@ export function linksRoutes(deps: { links: LinksService; publicMaxAgeSeconds: nu
       if (answer.kind === 'not-found') {
         reply.callNotFound();
         return reply;
+      }
+      if (answer.kind === 'gone' || answer.kind === 'locked' || answer.kind === 'too-many') {
+        return refuse(reply, answer);
       }
       if (answer.kind === 'redirect') {
         // For this request only: never cached past the presigned URL's life.
@@ -96,7 +141,26 @@ export function linksRoutes(deps: { links: LinksService; publicMaxAgeSeconds: nu
       const { range, length, size } = answer;
       reply.status(range ? 206 : 200).header('content-length', String(length));
       if (range) reply.header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+      if (answer.grant) reply.header('set-cookie', cookie(answer.grant, params.slug));
       return send(reply, answer.body, range?.start ?? 0, length);
+    }),
+    route(API.unlockFile, async ({ request, reply, params, body }) => {
+      // Another site's page could post wrong passwords from its visitors' browsers, to hold
+      // the link at its limit: the browser says where a form came from.
+      if (request.headers['sec-fetch-site'] === 'cross-site') {
+        return reply.status(403).headers(PAGE_HEADERS).send(crossSitePage());
+      }
+      const answer = await links.unlock(params.slug, body.password, linkRequest(request));
+      // A page, as the form's browser expects, the same for a link missing or private.
+      if (answer.kind === 'not-found') {
+        return reply.status(404).headers(PAGE_HEADERS).send(noSuchLinkPage());
+      }
+      if (answer.kind !== 'unlocked') return refuse(reply, answer);
+      if (answer.cookie) reply.header('set-cookie', cookie(answer.cookie, params.slug));
+      // Relative: back to the link's own address, whatever prefix a proxy serves it under.
+      return reply
+        .header('cache-control', 'no-store')
+        .redirect(encodeURIComponent(params.slug), 303);
     }),
   ];
 }

@@ -1,7 +1,8 @@
 /**
- * What a link answers: who may read it (mayRead), whether the client's copy is current (ETag,
- * Last-Modified), which bytes (ranges), and the view it counts. The answer is plain data and an
- * opened body; routes.ts writes it to the response.
+ * What a link answers: whether the caller gets through its gate (privacy, expiry, password,
+ * view limit: `gate`, the one every route that serves bytes calls), whether the client's copy
+ * is current (ETag, Last-Modified), which bytes (ranges), and the view it counts or spends. The
+ * answer is plain data and an opened body; routes.ts writes it to the response.
  */
 import fsp, { type FileHandle } from 'node:fs/promises';
 import { pipeline, Transform, type Readable } from 'node:stream';
@@ -13,9 +14,10 @@ import type { AuditService } from '../audit/index.ts';
 import { createBodyCache } from './body-cache.ts';
 import { contentDispositionHeader, contentTypeHeader, isInlineSafe } from './content-policy.ts';
 import { parseRange } from './http-range.ts';
-import { mayRead, type SignedQuery } from './policy.ts';
+import { createGate, type AttemptLimits, type GateRequest, type Refusal } from './gate.ts';
+import { isExpired, type GatedRow } from './policy.ts';
+import { isOpenToAll, type LinkCookie, type LinkUrls } from './urls.ts';
 import type { LinkRow, LinksRepository } from './repository.ts';
-import type { LinkUrls } from './urls.ts';
 import { createViewCounter } from './view-counter.ts';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
@@ -33,11 +35,9 @@ const VIEW_RETRY_MAX_MS = 30_000;
 /** A body: bytes in memory, an open local file (sent by file-pump.ts), or a store's stream. */
 export type Body = { bytes: Buffer } | { file: FileHandle } | { stream: Readable };
 
-export type LinkRequest = {
-  viewer: Actor | null;
+export type LinkRequest = GateRequest & {
   /** The request's logger: its lines carry the request id. */
   log: Logger;
-  signed: SignedQuery;
   head: boolean;
   ifNoneMatch?: string;
   ifModifiedSince?: string;
@@ -50,12 +50,14 @@ export type FileMeta = {
   lastModified: Date;
   mimeType: string;
   filename: string;
-  isPublic: boolean;
+  /** Shared caches may keep it: public, no password, no view limit, no expiry. */
+  cacheable: boolean;
   inline: boolean;
 };
 
 export type FileAnswer =
   | { kind: 'not-found' }
+  | Refusal
   /** S3_SERVE=presigned: the bytes come from the store, at `location`. */
   | { kind: 'redirect'; meta: FileMeta; location: string }
   | { kind: 'not-modified'; meta: FileMeta }
@@ -69,12 +71,15 @@ export type FileAnswer =
       length: number;
       /** null for HEAD. */
       body: Body | null;
+      /** The cookie of the view this request spent, for the rest of the download. */
+      grant: LinkCookie | null;
     };
 
 export type ThumbnailAnswer =
   | { kind: 'not-found' }
-  | { kind: 'not-modified'; etag: string; isPublic: boolean }
-  | { kind: 'content'; etag: string; isPublic: boolean; size: number; body: Body | null };
+  | Refusal
+  | { kind: 'not-modified'; etag: string; cacheable: boolean }
+  | { kind: 'content'; etag: string; cacheable: boolean; size: number; body: Body | null };
 
 function etagMatches(header: string | undefined, etag: string): boolean {
   if (!header) return false;
@@ -126,9 +131,25 @@ function metaOf(row: LinkRow): FileMeta {
     lastModified: new Date(row.created_at),
     mimeType: row.mime_type,
     filename: row.original_filename,
-    isPublic: row.is_public === 1,
+    cacheable: isCacheable(row),
     inline: isInlineSafe(row.mime_type),
   };
+}
+
+/** Behind a password or a view limit: served only through the gate, never by the store. */
+function isControlled(row: GatedRow): boolean {
+  return row.password_hash !== null || row.max_views !== null;
+}
+
+function isCacheable(row: GatedRow): boolean {
+  return isOpenToAll(row) && row.expires_at === null;
+}
+
+/** Gives back what openBody opened, for an answer that will not send it. */
+async function closeBody(body: Body | null): Promise<void> {
+  if (!body) return;
+  if ('file' in body) await body.file.close();
+  else if ('stream' in body) body.stream.destroy();
 }
 
 export type LinksService = ReturnType<typeof createLinksService>;
@@ -141,6 +162,10 @@ export function createLinksService(deps: {
   /** Answer GETs with a redirect to a presigned URL valid this long; off when null. */
   presignedSeconds: number | null;
   audit: Pick<AuditService, 'onOtherUsersUploads'>;
+  /** The limits on wrong link passwords, kept in the database (auth's counters). */
+  attempts: AttemptLimits;
+  /** Checks a password against its argon2id hash. */
+  verifyPassword: (hash: string, password: string) => Promise<boolean>;
   /** Where a failure to commit views goes (they are kept and tried again). */
   onError: (err: unknown, context: Record<string, unknown>) => void;
 }) {
@@ -152,11 +177,13 @@ export function createLinksService(deps: {
     intervalMs: VIEW_FLUSH_MS,
     maxRetryMs: VIEW_RETRY_MAX_MS,
   });
-  const allowed = (
-    req: LinkRequest,
-    row: Pick<LinkRow, 'id' | 'user_id' | 'is_public'>,
-    kind: 'file' | 'thumbnail',
-  ) => mayRead({ viewer: req.viewer, upload: row, kind, signed: req.signed, urls, clock });
+  const gates = createGate({
+    urls,
+    clock,
+    attempts: deps.attempts,
+    verifyPassword: deps.verifyPassword,
+  });
+  const gate = gates.gate;
 
   /**
    * A small object's bytes come from memory (see body-cache.ts), read whole the first time; a
@@ -199,7 +226,9 @@ export function createLinksService(deps: {
     async file(slug: string, req: LinkRequest): Promise<FileAnswer> {
       if (!SLUG.test(slug)) return { kind: 'not-found' };
       const row = await links.findLink(slug);
-      if (!row || !allowed(req, row, 'file')) return { kind: 'not-found' };
+      if (!row) return { kind: 'not-found' };
+      const pass = await gate(row, req, 'file');
+      if (pass.kind !== 'pass') return pass;
       const meta = metaOf(row);
       if (notModified(req, meta.etag, meta.lastModified)) return { kind: 'not-modified', meta };
 
@@ -216,12 +245,19 @@ export function createLinksService(deps: {
       if (view && isAudited(req.viewer, row)) {
         await deps.audit.onOtherUsersUploads(req.viewer, 'upload.read', [row]);
       }
+      // A visitor's download of a view-limited link spends a view, unless this browser spent
+      // one already (its grant: the rest of that download, seeking, a reload).
+      const spends = pass.visitor && row.max_views !== null && !pass.granted && !req.head;
 
       // Access, freshness and the range are checked above; the store sends the bytes (the
-      // browser repeats its Range header to it). HEAD stays here: it costs no bytes.
-      if (deps.presignedSeconds && !req.head) {
+      // browser repeats its Range header to it). HEAD stays here: it costs no bytes. A link
+      // with a password or a view limit is never handed to the store: its URL could be reused.
+      if (deps.presignedSeconds && !req.head && !isControlled(row)) {
+        // An expiring link's URL lives no longer than the link.
+        const left =
+          row.expires_at === null ? Infinity : Date.parse(row.expires_at) - clock.now().getTime();
         const location = await storage.presignedGet(row.storage_key, {
-          expiresInSeconds: deps.presignedSeconds,
+          expiresInSeconds: Math.max(1, Math.min(deps.presignedSeconds, Math.floor(left / 1000))),
           contentType: contentTypeHeader(meta.mimeType),
           contentDisposition: contentDispositionHeader(meta.filename, meta.inline),
         });
@@ -231,8 +267,8 @@ export function createLinksService(deps: {
         }
       }
 
-      // The bytes are opened before a view is counted, so an upload whose bytes are gone
-      // answers as a link that does not exist.
+      // The bytes are opened before a view is counted or spent, so an upload whose bytes are
+      // gone answers as a link that does not exist.
       let body: Body | null = null;
       try {
         if (req.head) {
@@ -244,6 +280,19 @@ export function createLinksService(deps: {
         if (isMissing(err)) return { kind: 'not-found' };
         throw err;
       }
+      let grant: LinkCookie | null = null;
+      if (spends) {
+        const now = clock.now();
+        const claimed = await links.claimView(row.id, now.toISOString()).catch(async (err) => {
+          await closeBody(body);
+          throw err;
+        });
+        if (!claimed) {
+          await closeBody(body);
+          return { kind: 'gone', reason: isExpired(row, clock.now()) ? 'expired' : 'used-up' };
+        }
+        grant = urls.viewGrant(row.id, now.getTime());
+      }
       // Counting never fails the download nor holds it up (views are committed in batches).
       if (view) views.count(row.id);
       return {
@@ -253,6 +302,7 @@ export function createLinksService(deps: {
         range: range === 'none' ? null : range,
         length,
         body,
+        grant,
       };
     },
 
@@ -262,22 +312,32 @@ export function createLinksService(deps: {
      */
     async thumbnail(code: string, req: LinkRequest): Promise<ThumbnailAnswer> {
       const row = SLUG.test(code) ? await links.findThumbnail(code) : undefined;
-      if (!row || !allowed(req, row, 'thumbnail')) return { kind: 'not-found' };
+      if (!row) return { kind: 'not-found' };
+      const pass = await gate(row, req, 'thumbnail');
+      if (pass.kind !== 'pass') return pass;
+      // Fetching a thumbnail spends no view: a view-limited link's shows only to its managers.
+      if (pass.visitor && row.max_views !== null) return { kind: 'not-found' };
       const key = row.thumbnail_status === 'ready' ? row.thumbnail_key : null;
       if (!key) return { kind: 'not-found' };
       // A thumbnail's row does not record its size.
       const size = bodies.get(key)?.length ?? (await storage.size(key));
       if (size === null) return { kind: 'not-found' };
-      const isPublic = row.is_public === 1;
+      const cacheable = isCacheable(row);
       const etag = `"t-${key.split('/').pop()}"`;
-      if (etagMatches(req.ifNoneMatch, etag)) return { kind: 'not-modified', etag, isPublic };
-      if (req.head) return { kind: 'content', etag, isPublic, size, body: null };
+      if (etagMatches(req.ifNoneMatch, etag)) return { kind: 'not-modified', etag, cacheable };
+      if (req.head) return { kind: 'content', etag, cacheable, size, body: null };
       try {
-        return { kind: 'content', etag, isPublic, size, body: await openBody(key, size, 0, size) };
+        const body = await openBody(key, size, 0, size);
+        return { kind: 'content', etag, cacheable, size, body };
       } catch (err) {
         if (isMissing(err)) return { kind: 'not-found' };
         throw err;
       }
+    },
+
+    /** POST /{slug}: the password form (gate.ts). */
+    async unlock(slug: string, password: string, req: LinkRequest) {
+      return gates.unlock(SLUG.test(slug) ? await links.findLink(slug) : undefined, password, req);
     },
 
     /**

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { signIn } from '../../../test/users.ts';
 import { hlsPlaylist, testVideo, uploadFile } from '../../../test/uploads.ts';
-import { FILE_CSP } from './content-policy.ts';
+import { FILE_CSP, MEDIA_CSP } from './content-policy.ts';
 import { ffmpegAvailable } from '../uploads/index.ts';
 
 let ctx: TestContext;
@@ -78,7 +78,8 @@ describe('GET /{code}', () => {
       'content-length': '10000',
       'accept-ranges': 'bytes',
       'x-content-type-options': 'nosniff',
-      'content-security-policy': FILE_CSP,
+      // A video keeps its origin in the sandbox, so the browser's player can fetch its ranges.
+      'content-security-policy': MEDIA_CSP,
       'content-disposition': 'inline; filename="video clip.mp4"',
     });
     expect(res.headers.etag).toBe(`"${up.id}"`);

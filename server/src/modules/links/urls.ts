@@ -1,12 +1,44 @@
-/** The URLs of uploads: public, signed (a private file or thumbnail), and deletion links. */
+/**
+ * The URLs of uploads: public, signed (a private file or thumbnail), and deletion links; and the
+ * cookies a link sets: a password's unlock and a view's grant.
+ */
 import crypto from 'node:crypto';
+import { ACCESS_URL_DEFAULT_TTL_SECONDS } from '@upshot/contract';
 import type { UploadRow } from '../../db/schema.ts';
 import { hmacHex } from '../../lib/crypto.ts';
 
 /** Signed links for private files opened from the web app (its token is not a cookie). */
-export const ACCESS_URL_TTL_MS = 10 * 60 * 1000;
+export const ACCESS_URL_TTL_MS = ACCESS_URL_DEFAULT_TTL_SECONDS * 1000;
 /** Thumbnail links in a listing are stable for an hour, so the browser can cache them. */
 const THUMB_SIGNATURE_BUCKET_MS = 60 * 60 * 1000;
+/** How long a right password opens its link in that browser. */
+export const UNLOCK_TTL_MS = 24 * 60 * 60 * 1000;
+/**
+ * How long the browser that spent a view of a view-limited link may go on reading it (ranges,
+ * seeking, a reload): one download, watched through. A used-up upload is deleted after it.
+ */
+export const VIEW_GRANT_TTL_MS = 3 * 60 * 60 * 1000;
+
+/** A cookie to set: its name, value and life. */
+export type LinkCookie = { name: string; value: string; maxAgeSeconds: number };
+
+/** The unlock cookie's name for an upload (one per upload: it opens that one alone). */
+export const unlockCookieName = (uploadId: string) => `upshot_unlock_${uploadId}`;
+/** The view grant's cookie name for an upload. */
+export const grantCookieName = (uploadId: string) => `upshot_view_${uploadId}`;
+
+/** Anyone may read it: public, without a password or a view limit (an expiry aside). */
+export function isOpenToAll(
+  row: Pick<UploadRow, 'is_public' | 'max_views' | 'password_hash'>,
+): boolean {
+  return row.is_public === 1 && row.max_views === null && row.password_hash === null;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
 
 /** What a signature opens: the file, or only its thumbnail. One never opens the other. */
 export type LinkKind = 'file' | 'thumbnail';
@@ -26,26 +58,48 @@ export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) 
     `${publicUrl}/${encodeURIComponent(row.vanity_url ?? row.short_code)}`;
   const thumbBase = (row: Pick<UploadRow, 'short_code'>) => `${publicUrl}/thumb/${row.short_code}`;
 
+  /** A cookie value `<expires>.<mac of message and expires>`, valid until expires. */
+  const cookieValue = (message: string, expires: number) =>
+    `${expires}.${hmacHex(signingKey, `${message}:${expires}`).slice(0, 32)}`;
+  const cookieValid = (message: string, value: unknown, now: number) => {
+    if (typeof value !== 'string') return false;
+    const match = /^(\d{1,16})\.([0-9a-f]{32})$/.exec(value);
+    if (!match || Number(match[1]) < now) return false;
+    return safeEqual(value, cookieValue(message, Number(match[1])));
+  };
+  // Bound to the password's hash: a new password (its salt is new, even for the same words) or
+  // none makes every earlier cookie worthless; an upload's id is never another's.
+  const unlockMessage = (row: Pick<UploadRow, 'id' | 'password_hash'>) =>
+    `unlock:${row.id}:${row.password_hash ?? ''}`;
+  const grantMessage = (uploadId: string) => `view:${uploadId}`;
+
   return {
     publicUrl,
     url: fileUrl,
 
-    /** The thumbnail link, signed for an hour or two when the upload is private. */
-    thumbnailUrl(row: Pick<UploadRow, 'id' | 'short_code' | 'is_public'>, now: number): string {
-      if (row.is_public === 1) return thumbBase(row);
+    /**
+     * The thumbnail link, signed for an hour or two unless anyone may see it (a private upload,
+     * or one behind a password or a view limit, shows its owner a thumbnail nobody else gets).
+     */
+    thumbnailUrl(
+      row: Pick<UploadRow, 'id' | 'short_code' | 'is_public' | 'max_views' | 'password_hash'>,
+      now: number,
+    ): string {
+      if (isOpenToAll(row)) return thumbBase(row);
       const expires =
         Math.ceil(now / THUMB_SIGNATURE_BUCKET_MS) * THUMB_SIGNATURE_BUCKET_MS +
         THUMB_SIGNATURE_BUCKET_MS;
       return thumbBase(row) + signedQuery('thumbnail', row.id, expires);
     },
 
-    /** Signed links to the file and its thumbnail, valid ACCESS_URL_TTL_MS. */
+    /** Signed links to the file and its thumbnail, valid ttlMs. */
     accessUrls(
       row: Pick<UploadRow, 'id' | 'vanity_url' | 'short_code'>,
       now: number,
       hasThumbnail: boolean,
+      ttlMs = ACCESS_URL_TTL_MS,
     ) {
-      const expires = now + ACCESS_URL_TTL_MS;
+      const expires = now + ttlMs;
       return {
         url: fileUrl(row) + signedQuery('file', row.id, expires),
         thumbnailUrl: hasThumbnail
@@ -65,10 +119,34 @@ export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) 
 
     /** Whether a deletion link's signature is this upload's. */
     verifyDeletion(uploadId: string, sig: unknown): boolean {
-      if (typeof sig !== 'string') return false;
-      const expected = Buffer.from(deletionSignature(uploadId));
-      const given = Buffer.from(sig);
-      return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+      return typeof sig === 'string' && safeEqual(sig, deletionSignature(uploadId));
+    },
+
+    /** The cookie a right password sets: it opens this upload, with this password, for a day. */
+    unlockCookie(row: Pick<UploadRow, 'id' | 'password_hash'>, now: number): LinkCookie {
+      return {
+        name: unlockCookieName(row.id),
+        value: cookieValue(unlockMessage(row), now + UNLOCK_TTL_MS),
+        maxAgeSeconds: UNLOCK_TTL_MS / 1000,
+      };
+    },
+
+    /** Whether an unlock cookie opens this upload with its password as it is now. */
+    verifyUnlock(row: Pick<UploadRow, 'id' | 'password_hash'>, value: unknown, now: number) {
+      return row.password_hash !== null && cookieValid(unlockMessage(row), value, now);
+    },
+
+    /** The cookie a spent view sets: the same browser goes on reading the file without another. */
+    viewGrant(uploadId: string, now: number): LinkCookie {
+      return {
+        name: grantCookieName(uploadId),
+        value: cookieValue(grantMessage(uploadId), now + VIEW_GRANT_TTL_MS),
+        maxAgeSeconds: VIEW_GRANT_TTL_MS / 1000,
+      };
+    },
+
+    verifyGrant(uploadId: string, value: unknown, now: number): boolean {
+      return cookieValid(grantMessage(uploadId), value, now);
     },
 
     /** Whether a link's expires/signature pair opens this kind of resource of this upload now. */
@@ -77,10 +155,7 @@ export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) 
         return false;
       }
       const exp = Number(expires);
-      if (exp < now) return false;
-      const expected = Buffer.from(signature(kind, uploadId, exp));
-      const given = Buffer.from(sig);
-      return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+      return exp >= now && safeEqual(sig, signature(kind, uploadId, exp));
     },
   };
 }

@@ -39,8 +39,11 @@ async function put(data: Buffer, filename = 'data.bin'): Promise<Uploaded> {
 
 const views = (id: string) => viewsOf(ctx, id);
 
-/** Makes every update of uploads.views fail until the returned function is called. */
-async function breakViews(): Promise<() => Promise<void>> {
+/**
+ * Makes every update of uploads.views (or of another column) fail until the returned function
+ * is called.
+ */
+async function breakViews(column = 'views'): Promise<() => Promise<void>> {
   if (isPostgres()) {
     await sql
       .raw(
@@ -50,7 +53,7 @@ async function breakViews(): Promise<() => Promise<void>> {
       .execute(ctx.handle.db);
     await sql
       .raw(
-        `create trigger views_broken before update of views on uploads
+        `create trigger views_broken before update of ${column} on uploads
          for each row execute function views_broken()`,
       )
       .execute(ctx.handle.db);
@@ -61,7 +64,7 @@ async function breakViews(): Promise<() => Promise<void>> {
   }
   await sql
     .raw(
-      `create trigger views_broken before update of views on uploads
+      `create trigger views_broken before update of ${column} on uploads
        begin select raise(abort, 'views broken'); end`,
     )
     .execute(ctx.handle.db);
@@ -254,5 +257,32 @@ describe('open files', () => {
     // The downloads cut short counted, and so did those whose views were refused at first.
     await flushViews();
     expect(await views(large.id)).toBe(6 + 20 + 20);
+  });
+
+  it('are closed when a view of a view-limited link cannot be spent (the database fails)', async () => {
+    const res = await uploadFile(
+      ctx,
+      auth,
+      { filename: 'limited.bin', data: largeData },
+      {
+        maxViews: '100',
+      },
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const limited = res.json<{ upload: Uploaded }>().upload;
+    expect((await download(`${base}/${limited.shortCode}`)).status).toBe(200);
+    const baseline = openDescriptors();
+    const repair = await breakViews('views_used');
+    try {
+      for (let i = 0; i < 20; i++) {
+        expect((await download(`${base}/${limited.shortCode}`)).status).toBe(500);
+      }
+    } finally {
+      await repair();
+    }
+    await vi.waitFor(() => expect(openDescriptors()).toBeLessThanOrEqual(baseline), {
+      timeout: 10_000,
+    });
+    expect((await download(`${base}/${limited.shortCode}`)).status).toBe(200);
   });
 });

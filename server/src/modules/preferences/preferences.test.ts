@@ -30,6 +30,8 @@ const DEFAULTS = {
   emailNotifications: true,
   theme: 'system',
   uploadsPerPage: 20,
+  defaultExpiry: 'never',
+  defaultMaxViews: null,
 };
 
 describe('GET and PATCH /api/preferences', () => {

@@ -21,6 +21,8 @@ export function createPreferencesRepository(db: Db) {
         email_notifications: row.email_notifications,
         theme: row.theme,
         uploads_per_page: row.uploads_per_page,
+        default_expiry: row.default_expiry,
+        default_max_views: row.default_max_views,
       };
       await db
         .insertInto('user_preferences')

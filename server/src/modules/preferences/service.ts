@@ -17,8 +17,18 @@ function fromRow(row: PreferencesRow | undefined): Preferences {
     emailNotifications: row.email_notifications === 1,
     theme: row.theme,
     uploadsPerPage: Number(row.uploads_per_page),
+    defaultExpiry: row.default_expiry,
+    defaultMaxViews: row.default_max_views === null ? null : Number(row.default_max_views),
   };
 }
+
+/** What a new upload of a user gets unless it says: its privacy, expiry and view limit. */
+export type LinkDefaults = {
+  isPublic: boolean;
+  /** never, or a duration such as 7d. */
+  expiry: string;
+  maxViews: number | null;
+};
 
 export function createPreferencesService(deps: { preferences: PreferencesRepository }) {
   const { preferences } = deps;
@@ -34,6 +44,8 @@ export function createPreferencesService(deps: { preferences: PreferencesReposit
         email_notifications: next.emailNotifications ? 1 : 0,
         theme: next.theme,
         uploads_per_page: next.uploadsPerPage,
+        default_expiry: next.defaultExpiry,
+        default_max_views: next.defaultMaxViews,
       });
       return next;
     },
@@ -41,7 +53,14 @@ export function createPreferencesService(deps: { preferences: PreferencesReposit
     /** Whether this user wants notification emails. */
     wantsEmail: async (userId: string) => (await get(userId)).emailNotifications,
 
-    /** Whether an upload of this user that does not say is public. */
-    defaultPublic: async (userId: string) => (await get(userId)).defaultUploadPrivacy,
+    /** What an upload of this user gets for what it does not say. */
+    async linkDefaults(userId: string): Promise<LinkDefaults> {
+      const p = await get(userId);
+      return {
+        isPublic: p.defaultUploadPrivacy,
+        expiry: p.defaultExpiry,
+        maxViews: p.defaultMaxViews,
+      };
+    },
   };
 }

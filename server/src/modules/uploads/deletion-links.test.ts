@@ -372,6 +372,21 @@ describe('deleting through the link (POST)', () => {
     await expectIntact(up);
   });
 
+  it('deletes on a bare POST to the link itself (its signature in the query), as a script does', async () => {
+    const up = await upload('scripted.bin');
+    const other = await upload('other.bin');
+    const query = new URL(up.deletionUrl).search;
+    // Another upload's signature in the query opens nothing.
+    const forged = await ctx.app.inject({ method: 'POST', url: `/d/${other.upload.id}${query}` });
+    expect(forged.statusCode).toBe(404);
+    await expectIntact(other);
+    const res = await ctx.app.inject({ method: 'POST', url: `/d/${up.upload.id}${query}` });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).toContain('File deleted');
+    const again = await ctx.app.inject({ method: 'POST', url: `/d/${up.upload.id}${query}` });
+    expect(again.statusCode).toBe(404);
+  });
+
   it('deletes a private upload, and its thumbnail', async () => {
     const { auth } = await signIn(ctx);
     const data = await sharp({

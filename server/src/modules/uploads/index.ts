@@ -7,7 +7,8 @@ import type { FileHasher } from '../../lib/file-hasher.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { AuditService } from '../audit/index.ts';
 import type { Module } from '../module.ts';
-import type { LinkUrls } from '../links/index.ts';
+import { VIEW_GRANT_TTL_MS, type LinkUrls } from '../links/index.ts';
+import type { LinkDefaults } from '../preferences/index.ts';
 import { createUploadPresenter, type UploadPresenter } from './presenter.ts';
 import { createOrphanSweeper, type OrphanSweeper } from './orphans.ts';
 import { createUploadsRepository } from './repository.ts';
@@ -18,6 +19,7 @@ import { createThumbnailer } from './thumbnails.ts';
 export { type UploadPresenter } from './presenter.ts';
 export { ffmpegAvailable, ffprobeBeside } from './thumbnails.ts';
 export type { UploadsService } from './service.ts';
+export { linkColumns, type LinkAsk, type LinkColumns } from './link-settings.ts';
 
 export function createUploadsModule(deps: {
   db: Db;
@@ -29,8 +31,8 @@ export function createUploadsModule(deps: {
   /** The ffmpeg and ffprobe commands for video thumbnails; null: none. */
   video: { ffmpeg: string; ffprobe: string } | null;
   kickTasks: () => void;
-  /** Whether the user's uploads that do not say are public (their preference). */
-  defaultPublic: (userId: string) => Promise<boolean>;
+  /** What the user's uploads get for what they do not say (their preferences). */
+  linkDefaults: (userId: string) => Promise<LinkDefaults>;
   audit: AuditService;
   log: Logger;
 }): Module & {
@@ -54,7 +56,8 @@ export function createUploadsModule(deps: {
     urls: deps.urls,
     thumbnails,
     kickTasks: deps.kickTasks,
-    defaultPublic: deps.defaultPublic,
+    linkDefaults: deps.linkDefaults,
+    viewGraceMs: VIEW_GRANT_TTL_MS,
     audit: deps.audit,
     onError: (err, context) => log.error({ err, ...context }, 'upload bookkeeping failed'),
   });
@@ -63,7 +66,10 @@ export function createUploadsModule(deps: {
   return {
     name: 'uploads',
     routes: uploadsRoutes({ uploads: service, present }),
-    jobs: [{ name: 'orphaned-bytes', intervalMs: 6 * 60 * 60 * 1000, run: () => orphans.sweep() }],
+    jobs: [
+      { name: 'orphaned-bytes', intervalMs: 6 * 60 * 60 * 1000, run: () => orphans.sweep() },
+      { name: 'dead-links', intervalMs: 60 * 1000, run: () => service.sweepDeadLinks() },
+    ],
     tasks: service.tasks,
     service,
     present,

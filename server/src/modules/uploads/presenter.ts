@@ -23,6 +23,11 @@ export function toUploadResponse(row: UploadRow, tags: Tag[], urls: LinkUrls, no
     tags,
     url: urls.url(row),
     thumbnailUrl: hasThumbnail(row) ? urls.thumbnailUrl(row, now) : null,
+    expiresAt: row.expires_at,
+    maxViews: row.max_views === null ? null : Number(row.max_views),
+    viewsLeft:
+      row.max_views === null ? null : Math.max(0, Number(row.max_views) - Number(row.views_used)),
+    hasPassword: row.password_hash !== null,
   };
 }
 

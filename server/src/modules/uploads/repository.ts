@@ -14,6 +14,14 @@ import { MANY_MATCHES, tagSearchText, type UploadSearch } from '../../db/search.
 import type { NewUploadRow, UploadRow } from '../../db/schema.ts';
 import { enqueueTask } from '../../jobs/tasks-repository.ts';
 import { addToSummaries, byKey } from './summaries.ts';
+import {
+  deadLinkIds,
+  isDeadLink,
+  setPrivacy,
+  updateLink,
+  type DeadLinkTimes,
+} from './link-queries.ts';
+import type { LinkColumns } from './link-settings.ts';
 import { releaseTags, tagOwnedBy, tagRows, tagsOf, withTag } from './tag-queries.ts';
 
 export type ListFilter = {
@@ -241,6 +249,11 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
       }
     },
 
+    updateLink: (id: string, columns: Partial<LinkColumns>) => updateLink(db, id, columns),
+    setPrivacy: (ids: string[], ownerId: string | null, isPublic: boolean) =>
+      setPrivacy(db, ids, ownerId, isPublic),
+    deadLinkIds: (times: DeadLinkTimes) => deadLinkIds(db, times),
+
     /**
      * Records that the vanity URLs of a user about to be deleted are given up now (their rows
      * stay, retired, when the user's uploads go).
@@ -354,11 +367,19 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
      * (a concurrent delete of the same rows refunds nothing twice). Returns the deleted rows,
      * so their bytes can follow.
      */
-    async deleteMany(ids: string[], ownerId: string | null, now: string): Promise<UploadRow[]> {
+    async deleteMany(
+      ids: string[],
+      ownerId: string | null,
+      now: string,
+      /** Only those whose links are dead at these times, checked as they are locked. */
+      onlyDead?: DeadLinkTimes,
+    ): Promise<UploadRow[]> {
       if (ids.length === 0) return [];
       return db.transaction().execute(async (trx) => {
         let locking = trx.selectFrom('uploads').select('id').where('id', 'in', ids);
         if (ownerId !== null) locking = locking.where('user_id', '=', ownerId);
+        // A link given a new life since it was found dead (a later expiry, a higher limit) stays.
+        if (onlyDead) locking = locking.where(isDeadLink(onlyDead));
         const locked = await forUpdate(trx, locking.orderBy('id')).execute();
         if (locked.length === 0) return [];
         // Their slugs stay, retired (the uploads' delete sets their upload_id null); a vanity

@@ -4,24 +4,13 @@ import { pipeline, type Readable } from 'node:stream';
 import {
   cleanDisplayName,
   fileTypeOf,
-  isReservedPath,
-  looksLikeShortCode,
   MAX_SIMPLE_UPLOAD_BYTES,
   SHORT_CODE_ALPHABET,
   SHORT_CODE_LENGTH,
-  VANITY_MAX,
-  VANITY_MIN,
-  VANITY_PATTERN,
-  VANITY_RESERVED_DAYS,
   type Sort,
 } from '@upshot/contract';
 import type { UploadRow } from '../../db/schema.ts';
-import {
-  ConflictError,
-  NotFoundError,
-  PayloadTooLargeError,
-  ValidationError,
-} from '../../errors.ts';
+import { NotFoundError, PayloadTooLargeError } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FileHasher } from '../../lib/file-hasher.ts';
 import { newStorageId, resolveMimeType } from '../../lib/files.ts';
@@ -31,8 +20,18 @@ import { objectKey, StorageSizeError, type Storage } from '../../storage/storage
 import type { Actor, Viewer } from '../../lib/caller.ts';
 import type { AuditService } from '../audit/index.ts';
 import type { LinkUrls } from '../links/index.ts';
+import type { LinkDefaults } from '../preferences/index.ts';
+import { createLinkChanges } from './link-changes.ts';
+import {
+  decideLink,
+  linkColumns,
+  type LinkAsk,
+  type LinkColumns,
+  type NewLink,
+} from './link-settings.ts';
 import { canManageUpload, ownerManagedBy } from './policy.ts';
 import { hasThumbnail } from './presenter.ts';
+import type { DeadLinkTimes } from './link-queries.ts';
 import type { UploadsRepository } from './repository.ts';
 import type { Thumbnailer } from './thumbnails.ts';
 
@@ -66,8 +65,10 @@ export function createUploadsService(deps: {
   thumbnails: Thumbnailer;
   /** Tells the background runner that tasks are waiting. */
   kickTasks: () => void;
-  /** Whether the user's uploads that do not say are public (their preference). */
-  defaultPublic: (userId: string) => Promise<boolean>;
+  /** What the user's uploads get for what they do not say (their preferences). */
+  linkDefaults: (userId: string) => Promise<LinkDefaults>;
+  /** How long a used-up link's last viewer may go on reading it: its upload stays until then. */
+  viewGraceMs: number;
   /** Where an admin's signed link, vanity change or delete of another's upload is recorded. */
   audit: Pick<AuditService, 'onOtherUsersUploads'>;
   /** Where a failure that must not fail the request goes (bytes not removed yet). */
@@ -103,7 +104,7 @@ export function createUploadsService(deps: {
     size: number;
     /** null: computed after the response, by a background task. */
     sha256: string | null;
-    isPublic: boolean;
+    link: LinkColumns;
     storageKey: string;
   }): Promise<{ row: UploadRow; created: boolean }> {
     const tasks: string[] = input.sha256 === null ? [TASKS.sha256] : [];
@@ -124,7 +125,7 @@ export function createUploadsService(deps: {
             sha256: input.sha256,
             short_code: newShortCode(),
             vanity_url: null,
-            is_public: input.isPublic ? 1 : 0,
+            ...input.link,
             storage_key: input.storageKey,
             thumbnail_status: thumbnailStatus,
             thumbnail_key: null,
@@ -163,10 +164,14 @@ export function createUploadsService(deps: {
   }
 
   /** Deletes the rows (of ownerId only, unless null), then their bytes; answers what it deleted. */
-  async function remove(ids: string[], ownerId: string | null): Promise<UploadRow[]> {
+  async function remove(
+    ids: string[],
+    ownerId: string | null,
+    onlyDead?: DeadLinkTimes,
+  ): Promise<UploadRow[]> {
     // Once the rows are gone no instance serves them (every link is read from the database);
     // their bytes go after that.
-    const rows = await uploads.deleteMany(ids, ownerId, clock.now().toISOString());
+    const rows = await uploads.deleteMany(ids, ownerId, clock.now().toISOString(), onlyDead);
     await Promise.all(
       rows.flatMap((r) => [
         storage.delete(r.storage_key),
@@ -176,9 +181,9 @@ export function createUploadsService(deps: {
     return rows;
   }
 
-  /** Whether a new upload is public: as its owner asked, else as their preference says. */
-  async function isPublic(owner: Viewer, asked: boolean | undefined): Promise<boolean> {
-    return asked ?? (await deps.defaultPublic(owner.id));
+  /** A new upload's link: as its owner asked, else as their preferences say; checked. */
+  async function decide(owner: Viewer, ask: LinkAsk): Promise<NewLink> {
+    return decideLink(ask, await deps.linkDefaults(owner.id), clock.now());
   }
 
   async function get(viewer: Viewer, id: string): Promise<UploadRow> {
@@ -187,11 +192,20 @@ export function createUploadsService(deps: {
     return row;
   }
 
+  const linkChanges = createLinkChanges({
+    uploads,
+    clock,
+    audit,
+    get,
+    remove,
+    viewGraceMs: deps.viewGraceMs,
+  });
+
   return {
     record,
     get,
     remainingQuota: (userId: string) => uploads.remainingQuota(userId),
-    isPublic,
+    decideLink: decide,
 
     /** Handlers of this module's background tasks. */
     tasks: {
@@ -210,11 +224,13 @@ export function createUploadsService(deps: {
       mimeType: string | undefined;
       body: Readable;
       bodyEnd: Promise<void>;
-      /** Unsaid: as the owner's preference says. */
-      isPublic: boolean | undefined;
+      /** What the upload asks for its link (unsaid: as the owner's preferences say). */
+      link: LinkAsk;
       /** The request's Content-Length, when known: past the inline limit, hash later only. */
       requestBytes?: number;
     }): Promise<UploadRow> {
+      // A bad link setting is refused before a byte is stored.
+      const link = await decide(input.owner, input.link);
       const remaining = await uploads.remainingQuota(input.owner.id);
       const ceiling = Math.min(MAX_SIMPLE_UPLOAD_BYTES, remaining);
       const storageKey = objectKey('u', newStorageId());
@@ -256,7 +272,7 @@ export function createUploadsService(deps: {
         mimeType: resolveMimeType(filename, input.mimeType),
         size,
         sha256: hashing?.digest() ?? null,
-        isPublic: await isPublic(input.owner, input.isPublic),
+        link: linkColumns(link, clock.now()),
         storageKey,
       });
       return row;
@@ -289,54 +305,21 @@ export function createUploadsService(deps: {
       );
     },
 
-    /** Signed links to the file and its thumbnail (an admin's, to another's upload, audited). */
-    async accessUrls(actor: Actor, id: string) {
+    /**
+     * Signed links to the file and its thumbnail, valid ttlSeconds (an admin's, to another's
+     * upload, audited).
+     */
+    async accessUrls(actor: Actor, id: string, ttlSeconds?: number) {
       const row = await get(actor, id);
-      const signed = urls.accessUrls(row, clock.now().getTime(), hasThumbnail(row));
+      const ttlMs = ttlSeconds === undefined ? undefined : ttlSeconds * 1000;
+      const signed = urls.accessUrls(row, clock.now().getTime(), hasThumbnail(row), ttlMs);
       await audit.onOtherUsersUploads(actor, 'upload.link_signed', [row], {
         expiresAt: signed.expiresAt,
       });
       return signed;
     },
 
-    /** Sets or removes the custom URL (an admin's change to another's upload is audited). */
-    async setVanity(actor: Actor, id: string, raw: string | null): Promise<UploadRow> {
-      const before = await get(actor, id);
-      const vanity = raw === null ? '' : raw.trim();
-      const now = clock.now();
-      const freeBefore = new Date(now.getTime() - VANITY_RESERVED_DAYS * 24 * 60 * 60 * 1000);
-      const set = async (value: string | null) => {
-        const result = await uploads.setVanity(id, value, {
-          now: now.toISOString(),
-          freeBefore: freeBefore.toISOString(),
-        });
-        if (result === 'gone') throw new NotFoundError('Upload not found');
-        if (result === 'taken') throw new ConflictError(`"${value}" is already taken`);
-        if (result.vanity_url !== before.vanity_url) {
-          await audit.onOtherUsersUploads(actor, 'upload.vanity_changed', [result], {
-            vanityUrl: { from: before.vanity_url, to: result.vanity_url },
-          });
-        }
-        return result;
-      };
-      if (vanity === '') return set(null);
-      if (vanity.length < VANITY_MIN || vanity.length > VANITY_MAX) {
-        throw new ValidationError(`Custom URL must be ${VANITY_MIN}-${VANITY_MAX} characters`);
-      }
-      if (!VANITY_PATTERN.test(vanity)) {
-        throw new ValidationError(
-          'Custom URL may contain only letters, numbers, hyphens and underscores',
-        );
-      }
-      if (isReservedPath(vanity)) throw new ConflictError(`"${vanity}" is reserved`);
-      // Any such slug could be a short code, now or later: a link that must never change hands.
-      if (looksLikeShortCode(vanity)) {
-        throw new ValidationError(
-          'Custom URL must not look like a short code (6 letters and digits): make it longer or add a hyphen',
-        );
-      }
-      return set(vanity);
-    },
+    ...linkChanges,
 
     /**
      * Deletes the uploads of these that the actor may delete, rows first (giving the quota
