@@ -3,7 +3,7 @@
  * app on a free port whose PUBLIC_URL is that port, users with their API tokens, the scripts
  * downloaded as a user downloads them, and child processes run to their end.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -159,4 +159,119 @@ export function killGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
   }
+}
+
+export type Terminal = ReturnType<typeof startInTerminal>;
+
+/**
+ * Starts a command on a pseudo-terminal of its own (util-linux `script`), as a user runs it in
+ * a terminal: /dev/tty opens, and what the test types arrives as keystrokes. Its stdout and
+ * stderr come back together, as the terminal shows them (lines end in \r\n).
+ */
+export function startInTerminal(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+) {
+  const quoted = [command, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-q', '-e', '-c', quoted, '/dev/null'], {
+    cwd: options.cwd,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      LANG: 'C.UTF-8',
+      SHELL: '/bin/sh',
+      ...options.env,
+    },
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let screen = '';
+  const waiting = new Set<() => void>();
+  child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+    screen += d;
+    for (const check of waiting) check();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => (screen += d));
+  const done = new Promise<Run>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      for (const check of waiting) check();
+      resolve({ code, signal, stdout: screen, stderr: '' });
+    });
+  });
+  return {
+    child,
+    done,
+    screen: () => screen,
+    /** Resolves once the terminal shows `text` (rejects if the command ends first). */
+    shows(text: string): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (screen.includes(text)) {
+            waiting.delete(check);
+            resolve();
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            waiting.delete(check);
+            reject(
+              new Error(`the command ended without showing ${JSON.stringify(text)}:\n${screen}`),
+            );
+          }
+        };
+        waiting.add(check);
+        check();
+      });
+    },
+    /** Types on the terminal's keyboard. */
+    type(text: string) {
+      child.stdin?.write(text);
+    },
+  };
+}
+
+/**
+ * A header value that reaches the server as the UTF-8 bytes of `value` (fetch sends each
+ * character of a header value as one byte).
+ */
+export const utf8Header = (value: string) => Buffer.from(value, 'utf8').toString('latin1');
+
+/** A user, their bash script downloaded over HTTP, and a home of their own to run it from. */
+export async function bashScriptUser(server: LiveServer, root: string, username: string) {
+  const account = await createTokenUser(server.ctx, { username });
+  const { text } = await downloadScript(server, account.user.id, account.token, 'bash-script');
+  const home = fs.mkdtempSync(path.join(root, 'home-'));
+  for (const d of ['state', 'tmp', 'files']) fs.mkdirSync(path.join(home, d));
+  const script = path.join(home, 'upshot.sh');
+  fs.writeFileSync(script, text);
+  fs.chmodSync(script, 0o755);
+  const env = {
+    HOME: home,
+    XDG_STATE_HOME: path.join(home, 'state'),
+    TMPDIR: path.join(home, 'tmp'),
+  };
+  return { ...account, home, script, env, files: path.join(home, 'files') };
+}
+export type ScriptUser = Awaited<ReturnType<typeof bashScriptUser>>;
+
+/**
+ * Wraps `commands` so that each logs its arguments before running the real one: put `path`
+ * first in a child's PATH, then read `log()` to see every command line it ran.
+ */
+export function commandLineLog(dir: string, commands: string[]) {
+  const bin = path.join(dir, 'bin');
+  const log = path.join(dir, 'command-lines.log');
+  fs.mkdirSync(bin, { recursive: true });
+  fs.writeFileSync(log, '');
+  const searchPath = process.env.PATH ?? '/usr/bin:/bin';
+  for (const name of commands) {
+    const real = execFileSync('sh', ['-c', `command -v ${name}`], {
+      encoding: 'utf8',
+      env: { PATH: searchPath },
+    }).trim();
+    fs.writeFileSync(
+      path.join(bin, name),
+      `#!/bin/sh\nprintf '%s\\n' "${name} $*" >>'${log}'\nexec '${real}' "$@"\n`,
+      { mode: 0o755 },
+    );
+  }
+  return { path: `${bin}:${searchPath}`, log: () => fs.readFileSync(log, 'utf8') };
 }

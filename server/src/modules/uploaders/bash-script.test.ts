@@ -10,8 +10,7 @@ import { CHUNK_SIZE, MAX_SIMPLE_UPLOAD_BYTES } from '@upshot/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { partRows } from '../../../test/chunked-uploads.ts';
 import {
-  createTokenUser,
-  downloadScript,
+  bashScriptUser,
   freePort,
   hashDownload,
   killGroup,
@@ -20,6 +19,7 @@ import {
   tempDir,
   writeRandomFile,
   type LiveServer,
+  type ScriptUser as Setup,
 } from '../../../test/live-server.ts';
 import type { Storage } from '../../storage/storage.ts';
 
@@ -53,29 +53,12 @@ afterAll(async () => {
   if (root) fs.rmSync(root, { recursive: true, force: true });
 });
 
-type Setup = Awaited<ReturnType<typeof setUp>>;
-
-/** A user, their script downloaded over HTTP, and a home of their own to run it from. */
 // A username that needs the shell's quoting, and would run a command if it were not quoted.
 const USERNAME = "o'brien $(touch pwned) `touch pwned`";
 
-async function setUp() {
-  const account = await createTokenUser(server.ctx, {
-    username: `${USERNAME} ${crypto.randomBytes(3).toString('hex')}`,
-  });
-  const { text } = await downloadScript(server, account.user.id, account.token, 'bash-script');
-  const home = fs.mkdtempSync(path.join(root, 'home-'));
-  for (const d of ['state', 'tmp', 'files']) fs.mkdirSync(path.join(home, d));
-  const script = path.join(home, 'upshot.sh');
-  fs.writeFileSync(script, text);
-  fs.chmodSync(script, 0o755);
-  const env = {
-    HOME: home,
-    XDG_STATE_HOME: path.join(home, 'state'),
-    TMPDIR: path.join(home, 'tmp'),
-  };
-  return { ...account, home, script, env, files: path.join(home, 'files') };
-}
+/** A user, their script downloaded over HTTP, and a home of their own to run it from. */
+const setUp = () =>
+  bashScriptUser(server, root, `${USERNAME} ${crypto.randomBytes(3).toString('hex')}`);
 
 function start(s: Setup, args: string[], env: Record<string, string> = {}) {
   return startProcess('bash', [s.script, ...args], { cwd: s.files, env: { ...s.env, ...env } });
@@ -116,7 +99,10 @@ describe('the bash upload script', () => {
     const help = await run(s, ['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain(`to ${server.url} as ${s.user.username}, prints`);
-    expect(help.stdout).toContain('--private');
+    for (const option of ['--private', '--public', '--expires WHEN', '--max-views N']) {
+      expect(help.stdout).toContain(option);
+    }
+    expect(help.stdout).toContain('--password-prompt');
     expect(fs.readdirSync(s.files)).toEqual([]); // nothing in the name ran
     // The template is ASCII, so no locale can change it.
     const template = fs.readFileSync(new URL('./templates/upshot.sh', import.meta.url));

@@ -24,6 +24,7 @@ import {
   sha256,
   startLiveServer,
   tempDir,
+  utf8Header,
   writeRandomFile,
   type LiveServer,
 } from '../../../test/live-server.ts';
@@ -41,6 +42,11 @@ afterAll(async () => {
 
 // A username that needs PowerShell's quoting, and would run code if it were not quoted.
 const USERNAME = "o'brien $(Remove-Item x) `x";
+// A link password with quotes, a backslash, a dollar and characters beyond ASCII.
+const PASSWORD = `pa"ss\\word $(x) 'y' w\u00f6rd \u2713`;
+const DAY = 86_400_000;
+const expiresIn = (upload: { expiresAt: string | null }) =>
+  Date.parse(upload.expiresAt ?? '') - Date.now();
 
 async function setUp() {
   const account = await createTokenUser(server.ctx, {
@@ -156,6 +162,19 @@ describe('the PowerShell upload script (protocol check)', () => {
     expect(s.script).toMatch(/if \(\$env:UPSHOT_TOKEN\) \{ \$Token = \$env:UPSHOT_TOKEN \}/);
     expect(s.script).toMatch(/\[switch\]\$Private,/);
     expect(s.script).toMatch(/\[switch\]\$Public,/);
+    expect(s.script).toMatch(/\[string\]\$Expires,/);
+    expect(s.script).toMatch(/\[string\]\$MaxViews,/);
+    expect(s.script).toMatch(/\[switch\]\$PasswordPrompt,/);
+    const usage = fn(s.script, 'Show-Usage');
+    for (const option of [
+      '-Private',
+      '-Public',
+      '-Expires WHEN',
+      '-MaxViews N',
+      '-PasswordPrompt',
+    ]) {
+      expect(usage).toContain(option);
+    }
     // The template is ASCII, so no code page can change it.
     const template = fs.readFileSync(new URL('./templates/upshot.ps1', import.meta.url));
     expect(template.every((b) => b < 0x80)).toBe(true);
@@ -170,8 +189,9 @@ describe('the PowerShell upload script (protocol check)', () => {
     );
     const simple = fn(s.script, 'Send-Simple');
     expect(requests(simple)).toEqual(['POST /api/upload']);
-    const [privacyField = '', fileField = '', ...more] = formFields(simple);
-    expect([privacyField, fileField, ...more]).toEqual(['isPublic', 'file']);
+    const fields = formFields(simple);
+    expect(fields).toEqual(['isPublic', 'expires', 'maxViews', 'password', 'file']);
+    const [privacyField = '', , , , fileField = ''] = fields;
     expect(simple).toContain('$result.Json.url');
     expect(fn(s.script, 'Write-Failure')).toContain('$Result.Json.message');
 
@@ -202,6 +222,124 @@ describe('the PowerShell upload script (protocol check)', () => {
     expect((await fetch(answer.url)).status).toBe(404);
   });
 
+  it('sends -Expires, -MaxViews and the -PasswordPrompt password as fields before the file', async () => {
+    const s = await setUp();
+    // The password is read once without echo into memory; it goes in a body, never a header
+    // (.NET does not send a header's characters beyond ASCII the same on 5.1 and 7).
+    expect(s.script).toContain("Read-Host -Prompt 'Link password' -AsSecureString");
+    expect(s.script).toContain("[System.Net.NetworkCredential]::new('', $secure).Password");
+    expect(s.script).not.toMatch(/X-Upshot-/i);
+    // -MaxViews is checked by the script (the chunked upload sends it as a JSON number).
+    expect(s.script).toContain("$MaxViews -match '^[0-9]{1,9}$'");
+    const simple = fn(s.script, 'Send-Simple');
+    for (const [variable, field] of [
+      ['$LinkExpires', 'expires'],
+      ['$LinkMaxViews', 'maxViews'],
+      ['$LinkPassword', 'password'],
+    ]) {
+      expect(simple).toContain(
+        `if ($null -ne ${variable}) { $form.Add([System.Net.Http.StringContent]::new(${variable}), '${field}') }`,
+      );
+    }
+    const asciiPattern = asciiPatternOf(s.script);
+    const send = async (fields: Array<{ name: string; value: string }>, data: Buffer) => {
+      const form = dotnetForm(
+        [...fields, { name: 'file', filename: 'link.bin', data }],
+        asciiPattern,
+      );
+      const res = await fetch(`${server.url}/api/upload`, {
+        method: 'POST',
+        headers: { 'x-api-token': s.token, 'content-type': form.type },
+        body: form.body,
+      });
+      return { status: res.status, answer: (await res.json()) as UploadResponse };
+    };
+
+    // -Expires 7d -MaxViews 2 -PasswordPrompt
+    const data = crypto.randomBytes(50_000);
+    const locked = await send(
+      [
+        { name: 'expires', value: '7d' },
+        { name: 'maxViews', value: '2' },
+        { name: 'password', value: PASSWORD },
+      ],
+      data,
+    );
+    expect(locked.status, JSON.stringify(locked.answer)).toBe(201);
+    expect(locked.answer.upload).toMatchObject({ maxViews: 2, viewsLeft: 2, hasPassword: true });
+    expect(Math.abs(expiresIn(locked.answer.upload) - 7 * DAY)).toBeLessThan(120_000);
+    expect(JSON.stringify(locked.answer)).not.toContain('w\u00f6rd');
+    expect((await fetch(locked.answer.url)).status).toBe(401);
+    expect(
+      await hashDownload(locked.answer.url, { 'x-upshot-password': utf8Header(PASSWORD) }),
+    ).toEqual({ status: 200, sha256: sha256(data), size: data.length });
+
+    // -Expires never -MaxViews none
+    const open = await send(
+      [
+        { name: 'expires', value: 'never' },
+        { name: 'maxViews', value: 'none' },
+      ],
+      data,
+    );
+    expect(open.status, JSON.stringify(open.answer)).toBe(201);
+    expect(open.answer.upload).toMatchObject({
+      expiresAt: null,
+      maxViews: null,
+      hasPassword: false,
+    });
+
+    // A value the server refuses: Write-Failure prints its message, which names the field.
+    const bad = await send([{ name: 'expires', value: 'soon' }], data);
+    expect(bad.status).toBe(400);
+    expect((bad.answer as unknown as { message: string }).message).toMatch(/expires/);
+  });
+
+  it('asks for the -PasswordPrompt password only for a new upload; an old state file has no link options', async () => {
+    const s = await setUp();
+    // The one prompt, in Read-LinkPassword, which what starts an upload calls before its request.
+    expect(s.script.split('Read-Host -Prompt').length).toBe(2);
+    const ask = fn(s.script, 'Read-LinkPassword');
+    expect(ask).toContain("Read-Host -Prompt 'Link password' -AsSecureString");
+    expect(ask).toContain(
+      'if (-not $PasswordPrompt -or $null -ne $script:LinkPassword) { return $true }',
+    );
+    for (const name of ['Send-Simple', 'Start-ChunkedUpload']) {
+      const body = fn(s.script, name);
+      const at = body.indexOf('if (-not (Read-LinkPassword)) { return $null }');
+      expect(at, name).toBeGreaterThan(0);
+      expect(at, name).toBeLessThan(body.indexOf('Invoke-Upshot'));
+    }
+    // A password it cannot send stops the run (exit 2), after the links already made.
+    expect(s.script).toContain('if ($script:PasswordRefused) { exit 2 }');
+    // A resumed session keeps the password typed when it started: it is not asked for again.
+    const chunked = fn(s.script, 'Send-Chunked');
+    expect(chunked).not.toContain('Read-LinkPassword');
+    expect(chunked).toMatch(
+      /'Resuming upload: [^\n]*\n\s+if \(\$PasswordPrompt\) \{\s+Write-UpshotNote "\$\{name\}: the link password typed when this upload started applies; not asking again"/,
+    );
+
+    // The state says whether there is a password before any is typed.
+    const options =
+      /^\$LinkOptions = '([^']+)' -f \$IsPublic, \$LinkExpires, \$LinkMaxViews, \$PasswordPrompt\.IsPresent\r?$/m.exec(
+        s.script,
+      );
+    if (!options?.[1]) throw new Error('the script sets no $LinkOptions');
+    // A state file from before the link options (key and uploadId only) counts as one saved by
+    // a run without any: the options' format as -f fills it then ($null is '', False the switch).
+    for (const variable of ['IsPublic', 'LinkExpires', 'LinkMaxViews']) {
+      expect(s.script).toMatch(new RegExp(`^\\$${variable} = \\$null\\r?$`, 'm'));
+    }
+    const none = options[1].replace(/\{[012]\}/g, '').replace('{3}', 'False');
+    expect(none).toBe('public= expires= max-views= password=False');
+    expect(assigned(s.script, 'NoLinkOptions')).toBe(none);
+    const read = fn(s.script, 'Read-State');
+    expect(read).toMatch(
+      /\$link = \[string\]\$state\.link\s+if \(-not \$link\) \{ \$link = \$NoLinkOptions \}/,
+    );
+    expect(read).toContain('return @{ UploadId = [string]$state.uploadId; Link = $link }');
+  });
+
   it('sends a larger file in the chunks the server asks for, resuming after an interruption', async () => {
     const s = await setUp();
     const auth = { 'x-api-token': s.token };
@@ -211,10 +349,20 @@ describe('the PowerShell upload script (protocol check)', () => {
     expect(requests(start)).toEqual(['POST /api/chunked-upload/init']);
     expect(hashKeys(start)).toEqual(['filename', 'mimeType', 'totalSize', 'totalChunks']);
     expect(start).toContain('$payload.isPublic = [bool]$IsPublic');
+    expect(start).toContain('if ($null -ne $LinkExpires) { $payload.expires = $LinkExpires }');
+    expect(start).toContain('$payload.maxViews = [int]$LinkMaxViews');
+    expect(start).toMatch(/if \(\$LinkMaxViews -eq 'none'\) \{\s+\$payload\.maxViews = \$null/);
+    expect(start).toContain('if ($null -ne $LinkPassword) { $payload.password = $LinkPassword }');
     expect(start).toContain('$result.Json.chunkSize'); // the server's chunk size, not its own
     expect(start).toContain('$result.Json.uploadId');
     const chunked = fn(s.script, 'Send-Chunked');
-    expect(requests(chunked)).toEqual(['GET /api/chunked-upload/$saved']);
+    expect(requests(chunked)).toEqual([
+      'DELETE /api/chunked-upload/$($state.UploadId)',
+      'GET /api/chunked-upload/$saved',
+    ]);
+    // A session resumes only with the link options it was started with; else it is dropped.
+    expect(fn(s.script, 'Save-State')).toContain('link = $LinkOptions');
+    expect(chunked).toContain('if ($state -and $state.Link -cne $LinkOptions) {');
     expect(chunked).toContain('$result.Json.receivedChunks');
     expect(chunked).toContain("'Resuming upload: {0} of {1} chunks already on the server'");
     expect(chunked).toMatch(/if \(\$session\.Received -contains \$i\) \{ continue \}/);
@@ -241,11 +389,26 @@ describe('the PowerShell upload script (protocol check)', () => {
         body: JSON.stringify(body),
       });
     const totalChunks = Math.ceil(size / CHUNK_SIZE);
+    const base = { filename: 'video.mp4', mimeType: '', totalSize: size, totalChunks };
+    // -Expires never -MaxViews none: a string, and a null.
+    const open = await post('/api/chunked-upload/init', {
+      ...base,
+      expires: 'never',
+      maxViews: null,
+    });
+    expect(open.status, await open.clone().text()).toBe(201);
+    const openId = ((await open.json()) as ChunkInitResponse).uploadId;
+    const abort = await fetch(`${server.url}/api/chunked-upload/${openId}`, {
+      method: 'DELETE',
+      headers: auth,
+    });
+    expect(abort.status).toBeLessThan(300);
+    // -Expires 7d -MaxViews 2 -PasswordPrompt, as ConvertTo-Json writes them.
     const init = await post('/api/chunked-upload/init', {
-      filename: 'video.mp4',
-      mimeType: '',
-      totalSize: size,
-      totalChunks,
+      ...base,
+      expires: '7d',
+      maxViews: 2,
+      password: PASSWORD,
     });
     const session = (await init.json()) as ChunkInitResponse;
     expect(init.status, JSON.stringify(session)).toBe(201);
@@ -312,8 +475,19 @@ describe('the PowerShell upload script (protocol check)', () => {
     const answer = (await done.json()) as UploadResponse;
     expect(done.status, JSON.stringify(answer)).toBe(201);
     expect(answer.message).toEqual(expect.any(String));
-    expect(answer.upload).toMatchObject({ originalFilename: 'video.mp4', size });
-    expect(await hashDownload(answer.url)).toEqual({ status: 200, sha256: digest, size });
+    expect(answer.upload).toMatchObject({
+      originalFilename: 'video.mp4',
+      size,
+      maxViews: 2,
+      hasPassword: true,
+    });
+    expect(Math.abs(expiresIn(answer.upload) - 7 * DAY)).toBeLessThan(120_000);
+    expect((await fetch(answer.url)).status).toBe(401);
+    expect(await hashDownload(answer.url, { 'x-upshot-password': utf8Header(PASSWORD) })).toEqual({
+      status: 200,
+      sha256: digest,
+      size,
+    });
     // Completing again (an answer lost on the way) gives the same upload.
     const again = await post('/api/chunked-upload/complete', { uploadId });
     expect(again.status).toBe(200);

@@ -300,6 +300,62 @@ describe('uploading as ShareX does, from the config', () => {
     expect(page.statusCode).toBe(200);
   });
 
+  it('takes the link settings from the headers a user adds to the config (as the README shows)', async () => {
+    const { user, auth } = await signIn(ctx);
+    const config = await sharexConfigOf(auth, user.id);
+    const headers = {
+      ...config.Headers,
+      'X-Upshot-Public': 'false',
+      'X-Upshot-Expires': '7d',
+      'X-Upshot-Max-Views': '10',
+      'X-Upshot-Password': 'correct horse',
+    };
+    const data = await png('#336633');
+    const res = await postAsShareX(
+      { ...config, Headers: headers },
+      { filename: 'h.png', contentType: 'image/png', data },
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const { upload } = res.json();
+    expect(upload).toMatchObject({
+      isPublic: false,
+      maxViews: 10,
+      viewsLeft: 10,
+      hasPassword: true,
+    });
+    expect(Math.abs(Date.parse(upload.expiresAt) - (Date.now() + 7 * 86_400_000))).toBeLessThan(
+      120_000,
+    );
+    expect(res.body).not.toContain('correct horse');
+
+    // A header's value is checked as its field's would be, in a message naming the header.
+    const bad = await postAsShareX(
+      { ...config, Headers: { ...config.Headers, 'X-Upshot-Max-Views': 'lots' } },
+      { filename: 'h.png', contentType: 'image/png', data },
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(resolveJsonSyntax(config.ErrorMessage, bad.json())).toMatch(/^x-upshot-max-views: /);
+  });
+
+  it('deletes the upload on a bare POST to its deletion link (curl -X POST "$deletionUrl")', async () => {
+    const { user, auth } = await signIn(ctx);
+    const config = await sharexConfigOf(auth, user.id);
+    const res = await postAsShareX(config, {
+      filename: 'gone.txt',
+      contentType: 'text/plain',
+      data: Buffer.from('soon gone'),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const url = resolveJsonSyntax(config.URL, res.json());
+    // What curl sends for -X POST with no data: no body, no content type.
+    const deleted = await ctx.app.inject({
+      method: 'POST',
+      url: onPublicUrl(resolveJsonSyntax(config.DeletionURL, res.json())),
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect((await get(onPublicUrl(url))).statusCode).toBe(404);
+  });
+
   it('answers an error as JSON whose message ShareX can show (a token no longer valid)', async () => {
     const { user, auth } = await signIn(ctx);
     const config = await sharexConfigOf(auth, user.id);

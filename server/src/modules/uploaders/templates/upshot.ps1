@@ -1,10 +1,13 @@
 # Upshot upload script for Windows PowerShell 5.1 and PowerShell 7, made for one account.
 #
-#   .\upshot.ps1 [-Private | -Public] FILE...
+#   .\upshot.ps1 [-Private | -Public] [-Expires WHEN] [-MaxViews N] [-PasswordPrompt] FILE...
 #
 # Uploads each file, prints its link (one per line) and puts the link(s) on the clipboard.
 # Files over 100 MiB go in chunks; when such an upload is cut short, running the script again
 # on the same file sends only the chunks the server lacks.
+# -Expires (30m, 12h, 7d, 1y, an ISO date-time, or never) and -MaxViews (a number, or none)
+# limit the links; -PasswordPrompt asks for a password for them without echo (Read-Host
+# -AsSecureString) and sends it in the request body, never on a command line.
 #
 # This file holds your personal API token: keep it to yourself. The environment variables
 # UPSHOT_URL and UPSHOT_TOKEN take the place of the values written below.
@@ -17,6 +20,9 @@
 param(
     [switch]$Private,
     [switch]$Public,
+    [string]$Expires,
+    [string]$MaxViews,
+    [switch]$PasswordPrompt,
     [Alias('h')]
     [switch]$Help,
     [Parameter(Position = 0, ValueFromRemainingArguments = $true)]
@@ -43,17 +49,25 @@ $ErrorActionPreference = 'Stop'
 
 function Show-Usage {
     @"
-Usage: .\upshot.ps1 [-Private | -Public] FILE...
+Usage: .\upshot.ps1 [OPTIONS] FILE...
 
 Uploads each FILE to $BaseUrl as $UserName, prints its link and copies the
 link(s) to the clipboard. Files over 100 MiB are sent in chunks; run the same command
 again to resume an interrupted upload.
 
-  -Private   make the uploads private (only you can open the links)
-  -Public    make the uploads public
-  -Help      show this help
+  -Private          make the uploads private (only you can open the links)
+  -Public           make the uploads public
+  -Expires WHEN     the links stop working after WHEN: a duration such as 30m, 12h,
+                    7d, 2w or 1y, an ISO date-time such as 2026-12-31T23:00:00Z,
+                    or never
+  -MaxViews N       the links work for N views, then stop (none: no limit)
+  -PasswordPrompt   ask for a password (typed without echo) that visitors must give
+                    to open the links
+  -Help             show this help
 
-Without -Private or -Public your default privacy from Settings applies.
+What you leave out follows your defaults from Settings (privacy, expiry, view limit).
+An interrupted upload resumes only with the same options, and keeps the password
+typed when it started: -PasswordPrompt does not ask again then.
 UPSHOT_URL and UPSHOT_TOKEN in the environment override the server and the token.
 "@
 }
@@ -78,6 +92,67 @@ if (-not $Path -or $Path.Count -eq 0) {
 $IsPublic = $null
 if ($Private) { $IsPublic = $false }
 if ($Public) { $IsPublic = $true }
+
+# The link's expiry goes to the server as given (it knows the formats); $null: not given.
+$LinkExpires = $null
+if ($PSBoundParameters.ContainsKey('Expires')) {
+    if (-not $Expires) {
+        Write-UpshotError '-Expires needs a value (see -Help)'
+        exit 2
+    }
+    if ($Expires -match '[\x00-\x1f\x7f]') {
+        Write-UpshotError '-Expires: control characters are not allowed'
+        exit 2
+    }
+    $LinkExpires = $Expires
+}
+# A view limit is a number in the chunked upload's JSON, so it is checked here.
+# $LinkMaxViews: 'none', a number as digits, or $null when not given.
+$LinkMaxViews = $null
+if ($PSBoundParameters.ContainsKey('MaxViews')) {
+    if ($MaxViews -ceq 'none') {
+        $LinkMaxViews = 'none'
+    } elseif ($MaxViews -match '^[0-9]{1,9}$') {
+        $LinkMaxViews = [string][int]$MaxViews
+    } else {
+        Write-UpshotError "-MaxViews takes a whole number or none, not: $MaxViews"
+        exit 2
+    }
+}
+
+# The link password, read without echo only when a new upload needs it (a resumed upload
+# keeps the one typed when its session started), then kept for the others. It is sent in the
+# request bodies (a multipart field, the chunked upload's JSON), which carry any character,
+# where a header could not.
+$LinkPassword = $null
+$script:PasswordRefused = $false
+# Answers $false, setting PasswordRefused, when the password typed cannot be sent.
+function Read-LinkPassword {
+    if (-not $PasswordPrompt -or $null -ne $script:LinkPassword) { return $true }
+    $secure = Read-Host -Prompt 'Link password' -AsSecureString
+    $typed = [System.Net.NetworkCredential]::new('', $secure).Password
+    $problem = $null
+    if (-not $typed) {
+        $problem = 'no password given'
+    } elseif ($typed -match '[\x00-\x1f\x7f]') {
+        $problem = 'the password must not hold control characters'
+    } elseif ($typed -match '^\s|\s$') {
+        # As the bash script: a visitor's script sends it in a header, which drops end spaces.
+        $problem = 'the password must not begin or end with a space'
+    }
+    if ($problem) {
+        Write-UpshotError $problem
+        $script:PasswordRefused = $true
+        return $false
+    }
+    $script:LinkPassword = $typed
+    return $true
+}
+# What a chunked session was started with, kept beside its id: a resumed upload must not get
+# other settings than those asked for (the password is not kept, only whether there is one).
+$LinkOptions = 'public={0} expires={1} max-views={2} password={3}' -f $IsPublic, $LinkExpires, $LinkMaxViews, $PasswordPrompt.IsPresent
+# A state file written before there were link options has no link: none were given.
+$NoLinkOptions = 'public= expires= max-views= password=False'
 
 # --- HTTP ----------------------------------------------------------------------------------
 # Invoke-RestMethod in Windows PowerShell 5.1 cannot send multipart forms, so every request
@@ -173,6 +248,7 @@ function Add-FilePart([System.Net.Http.MultipartFormDataContent]$Form, [System.N
 # --- simple upload (up to 100 MiB) ---------------------------------------------------------
 
 function Send-Simple([System.IO.FileInfo]$File) {
+    if (-not (Read-LinkPassword)) { return $null }
     $form = [System.Net.Http.MultipartFormDataContent]::new()
     # The fields come before the file: the server reads the file as it streams.
     if ($null -ne $IsPublic) {
@@ -180,6 +256,9 @@ function Send-Simple([System.IO.FileInfo]$File) {
         if ($IsPublic) { $flag = 'true' }
         $form.Add([System.Net.Http.StringContent]::new($flag), 'isPublic')
     }
+    if ($null -ne $LinkExpires) { $form.Add([System.Net.Http.StringContent]::new($LinkExpires), 'expires') }
+    if ($null -ne $LinkMaxViews) { $form.Add([System.Net.Http.StringContent]::new($LinkMaxViews), 'maxViews') }
+    if ($null -ne $LinkPassword) { $form.Add([System.Net.Http.StringContent]::new($LinkPassword), 'password') }
     $stream = [System.IO.File]::Open($File.FullName, [System.IO.FileMode]::Open, [System.IO.FileAccess]::Read, [System.IO.FileShare]::Read)
     $content = [System.Net.Http.StreamContent]::new($stream)
     Add-FilePart $form $content 'file' $File.Name
@@ -210,12 +289,17 @@ function Get-StatePath([string]$Key) {
     return [System.IO.Path]::Combine($dir, 'Upshot', "$hex.json")
 }
 
-# The session id saved for this file (same server, path, size and time), or $null.
+# The session saved for this file (same server, path, size and time) as @{ UploadId; Link },
+# or $null.
 function Read-State([string]$StatePath, [string]$Key) {
     if (-not [System.IO.File]::Exists($StatePath)) { return $null }
     try {
         $state = [System.IO.File]::ReadAllText($StatePath) | ConvertFrom-Json
-        if ([string]$state.key -ceq $Key -and $state.uploadId) { return [string]$state.uploadId }
+        if ([string]$state.key -ceq $Key -and $state.uploadId) {
+            $link = [string]$state.link
+            if (-not $link) { $link = $NoLinkOptions }
+            return @{ UploadId = [string]$state.uploadId; Link = $link }
+        }
     } catch { }
     return $null
 }
@@ -223,7 +307,7 @@ function Read-State([string]$StatePath, [string]$Key) {
 function Save-State([string]$StatePath, [string]$Key, [string]$UploadId) {
     try {
         [void][System.IO.Directory]::CreateDirectory([System.IO.Path]::GetDirectoryName($StatePath))
-        $json = ConvertTo-Json ([ordered]@{ key = $Key; uploadId = $UploadId })
+        $json = ConvertTo-Json ([ordered]@{ key = $Key; uploadId = $UploadId; link = $LinkOptions })
         [System.IO.File]::WriteAllText($StatePath, $json)
     } catch {
         Write-UpshotNote "cannot write $StatePath; an interrupted upload will start over"
@@ -236,6 +320,7 @@ function Remove-State([string]$StatePath) {
 
 # Starts a session: answers @{ UploadId; ChunkSize; TotalChunks; Received }, or $null.
 function Start-ChunkedUpload([System.IO.FileInfo]$File) {
+    if (-not (Read-LinkPassword)) { return $null }
     $guess = [long]$ChunkGuess
     for ($try = 0; $try -lt 2; $try++) {
         $totalChunks = [long][math]::Ceiling($File.Length / $guess)
@@ -246,6 +331,13 @@ function Start-ChunkedUpload([System.IO.FileInfo]$File) {
             totalChunks = $totalChunks
         }
         if ($null -ne $IsPublic) { $payload.isPublic = [bool]$IsPublic }
+        if ($null -ne $LinkExpires) { $payload.expires = $LinkExpires }
+        if ($LinkMaxViews -eq 'none') {
+            $payload.maxViews = $null
+        } elseif ($null -ne $LinkMaxViews) {
+            $payload.maxViews = [int]$LinkMaxViews
+        }
+        if ($null -ne $LinkPassword) { $payload.password = $LinkPassword }
         $result = Invoke-Upshot 'POST' '/api/chunked-upload/init' (New-JsonContent $payload)
         # A server set up with another chunk size says which in its refusal.
         if ($result.Status -eq 400 -and $try -eq 0 -and $null -ne $result.Json -and
@@ -343,7 +435,15 @@ function Send-Chunked([System.IO.FileInfo]$File) {
     $statePath = Get-StatePath $key
     $session = $null
 
-    $saved = Read-State $statePath $key
+    $state = Read-State $statePath $key
+    $saved = $null
+    if ($state -and $state.Link -cne $LinkOptions) {
+        Write-UpshotNote "${name}: the link options differ from the interrupted upload's; starting over"
+        [void](Invoke-Upshot 'DELETE' "/api/chunked-upload/$($state.UploadId)" $null)
+        Remove-State $statePath
+    } elseif ($state) {
+        $saved = $state.UploadId
+    }
     if ($saved) {
         $result = Invoke-Upshot 'GET' "/api/chunked-upload/$saved" $null
         if ($result.Status -eq 200 -and $null -ne $result.Json -and [long]$result.Json.totalSize -eq $File.Length) {
@@ -355,6 +455,9 @@ function Send-Chunked([System.IO.FileInfo]$File) {
                 Received = $received
             }
             Write-UpshotNote ('Resuming upload: {0} of {1} chunks already on the server' -f $received.Count, $session.TotalChunks)
+            if ($PasswordPrompt) {
+                Write-UpshotNote "${name}: the link password typed when this upload started applies; not asking again"
+            }
         } elseif ($result.Status -eq 404 -or $result.Status -eq 200) {
             if ($result.Status -eq 404) {
                 Write-UpshotNote "${name}: the earlier upload session is gone (expired or removed); starting over"
@@ -428,14 +531,14 @@ $script:Buffer = $null
 $links = New-Object System.Collections.Generic.List[string]
 $failed = $false
 foreach ($item in $Path) {
-    if ($script:TokenRefused) { break }
+    if ($script:TokenRefused -or $script:PasswordRefused) { break }
     $files = @(Resolve-Files $item)
     if ($files.Count -eq 0) {
         $failed = $true
         continue
     }
     foreach ($file in $files) {
-        if ($script:TokenRefused) { break }
+        if ($script:TokenRefused -or $script:PasswordRefused) { break }
         if ($file -isnot [System.IO.FileInfo]) {
             Write-UpshotError "not a file: $item"
             $failed = $true
@@ -468,5 +571,6 @@ if ($links.Count -gt 0 -and (Get-Command Set-Clipboard -ErrorAction SilentlyCont
 }
 $Client.Dispose()
 
+if ($script:PasswordRefused) { exit 2 }
 if ($failed) { exit 1 }
 exit 0

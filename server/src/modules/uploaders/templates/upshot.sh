@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Upshot upload script (Linux and macOS: bash 3.2+ and curl), made for one account.
 #
-#   upshot.sh [--private | --public] FILE...
+#   upshot.sh [--private | --public] [--expires WHEN] [--max-views N] [--password-prompt] FILE...
 #
 # Uploads each file, prints its link (one per line) and copies the links to the clipboard
 # (wl-copy, xclip or pbcopy). Files over 100 MiB go in chunks; when such an upload is cut
 # short, running the script again on the same file sends only the chunks the server lacks.
+# --expires (30m, 12h, 7d, 1y, an ISO date-time, or never) and --max-views (a number, or none)
+# limit the links; --password-prompt reads a password for them from the terminal, without
+# echo, and hands it to curl in a file, never on a command line.
 #
 # This file holds your personal API token: keep it to yourself. UPSHOT_URL and UPSHOT_TOKEN
 # in the environment take the place of the values written below.
@@ -26,18 +29,26 @@ prog=upshot
 
 usage() {
   cat <<EOF
-Usage: upshot.sh [--private | --public] FILE...
+Usage: upshot.sh [OPTIONS] FILE...
 
 Uploads each FILE to $url as $username, prints its link and copies the
 link(s) to the clipboard. Files over 100 MiB are sent in chunks; run the same command
 again to resume an interrupted upload.
 
 Options:
-  --private    make the uploads private (only you can open the links)
-  --public     make the uploads public
-  -h, --help   show this help
+  --private          make the uploads private (only you can open the links)
+  --public           make the uploads public
+  --expires WHEN     the links stop working after WHEN: a duration such as 30m, 12h,
+                     7d, 2w or 1y, an ISO date-time such as 2026-12-31T23:00:00Z,
+                     or never
+  --max-views N      the links work for N views, then stop (none: no limit)
+  --password-prompt  ask for a password (typed without echo) that visitors must give
+                     to open the links
+  -h, --help         show this help
 
-Without --private or --public your default privacy from Settings applies.
+What you leave out follows your defaults from Settings (privacy, expiry, view limit).
+An interrupted upload resumes only with the same options, and keeps the password
+typed when it started: --password-prompt does not ask again then.
 UPSHOT_URL and UPSHOT_TOKEN in the environment override the server and the token.
 EOF
 }
@@ -46,10 +57,16 @@ say() { printf '%s\n' "$prog: $*" >&2; }
 
 # --- arguments -----------------------------------------------------------------------------
 
+# Empty: not given (the preferences decide).
 privacy=""
+expires=""
+max_views=""
+ask_password=0
 files=()
 only_files=0
-for arg in "$@"; do
+while [ "$#" -gt 0 ]; do
+  arg=$1
+  shift
   if [ "$only_files" = 1 ]; then
     files+=("$arg")
     continue
@@ -59,6 +76,16 @@ for arg in "$@"; do
     -h | --help) usage; exit 0 ;;
     --private) privacy=false ;;
     --public) privacy=true ;;
+    --expires=* | --max-views=*) set -- "${arg%%=*}" "${arg#*=}" "$@" ;;
+    --expires | --max-views)
+      if [ "$#" -eq 0 ] || [ -z "$1" ]; then
+        say "$arg needs a value (see --help)"
+        exit 2
+      fi
+      if [ "$arg" = --expires ]; then expires=$1; else max_views=$1; fi
+      shift
+      ;;
+    --password-prompt) ask_password=1 ;;
     -?*) say "unknown option: $arg (see --help)"; exit 2 ;;
     *) files+=("$arg") ;;
   esac
@@ -67,9 +94,29 @@ if [ "${#files[@]}" -eq 0 ]; then
   usage >&2
   exit 2
 fi
+# The expiry goes to the server as given (it knows the formats); it only has to fit a header.
+case $expires in
+  *[[:cntrl:]]*) say "--expires: control characters are not allowed"; exit 2 ;;
+esac
+# A view limit is a number in the init request's JSON, so it is checked here.
+case $max_views in
+  '' | none) ;;
+  *[!0-9]* | ??????????*)
+    say "--max-views takes a whole number or none, not: $max_views"
+    exit 2
+    ;;
+  *) max_views=$((10#$max_views)) ;;
+esac
 if ! command -v curl >/dev/null 2>&1; then
   say "curl is required but was not found"
   exit 1
+fi
+
+# The link password is read (read_password) only when a new upload needs it: a resumed upload
+# keeps the one typed when its session started, so another would be asked for in vain.
+if [ "$ask_password" = 1 ] && ! { : </dev/tty; } 2>/dev/null; then
+  say "--password-prompt needs a terminal to read the password from"
+  exit 2
 fi
 
 # --- working files ---------------------------------------------------------------------------
@@ -96,6 +143,42 @@ token=$(printf '%s' "$token" | tr -d '\r\n')
   printf 'header = "X-API-Token: %s"\n' "$(dq_escape "$token")"
   printf 'user-agent = "upshot-script/1 (bash)"\n'
 } >"$work/curlrc"
+# The link settings of a simple upload, as headers: read by curl from this file too.
+{
+  [ -n "$privacy" ] && printf 'header = "X-Upshot-Public: %s"\n' "$privacy"
+  [ -n "$expires" ] && printf 'header = "X-Upshot-Expires: %s"\n' "$(dq_escape "$expires")"
+  [ -n "$max_views" ] && printf 'header = "X-Upshot-Max-Views: %s"\n' "$max_views"
+} >"$work/link.curlrc"
+# What a chunked session was started with, kept beside its id: a resumed upload must not get
+# other settings than those asked for (the password is not kept, only whether there is one).
+link_options="public=$privacy expires=$expires max-views=$max_views password=$ask_password"
+# A state file written before there were link options has no link line: none were given.
+no_link_options="public= expires= max-views= password=0"
+
+# read_password: with --password-prompt, reads the link password once from the terminal,
+# without echo, into this shell's memory and the headers file (no command line ever holds it).
+# Fails, setting password_refused, on a password that cannot be sent.
+password=""
+password_refused=0
+read_password() {
+  { [ "$ask_password" = 1 ] && [ -z "$password" ]; } || return 0
+  # read -s turns echo off before it prints the prompt, so nothing typed early shows.
+  IFS= read -rs -p 'Link password: ' password </dev/tty 2>/dev/tty || password=""
+  printf '\n' >/dev/tty
+  case $password in
+    '') say "no password given" ;;
+    *[[:cntrl:]]*) say "the password must not hold control characters" ;;
+    # A header (how it reaches the server) cannot carry spaces at its ends.
+    [[:space:]]* | *[[:space:]]) say "the password must not begin or end with a space" ;;
+    *)
+      printf 'header = "X-Upshot-Password: %s"\n' "$(dq_escape "$password")" >>"$work/link.curlrc"
+      return 0
+      ;;
+  esac
+  password=""
+  password_refused=1
+  return 1
+}
 
 if [ -t 2 ]; then
   progress_opts=(--progress-bar)
@@ -222,11 +305,10 @@ byte_count() {
 
 # upload_simple FILE NAME MIME: prints the link.
 upload_simple() {
-  local -a form
-  form=()
-  [ -n "$privacy" ] && form+=(-F "isPublic=$privacy")
-  form+=(-F "file=@\"$(dq_escape "$1")\";filename=\"$(dq_escape "$2")\";type=${3:-application/octet-stream}")
-  request "${progress_opts[@]}" "${form[@]}" "$url/api/upload"
+  read_password || return 1
+  request "${progress_opts[@]}" -K "$work/link.curlrc" \
+    -F "file=@\"$(dq_escape "$1")\";filename=\"$(dq_escape "$2")\";type=${3:-application/octet-stream}" \
+    "$url/api/upload"
   if [ "$curl_rc" -ne 0 ] || [ "$status" != 201 ]; then
     fail_request "$1"
     return 1
@@ -304,15 +386,27 @@ complete_upload() {
   done
 }
 
-# init_upload FILE NAME MIME: starts a session; sets upload_id, chunk_size, total_chunks.
+# init_upload FILE NAME MIME: starts a session with the link settings; sets upload_id,
+# chunk_size, total_chunks. The JSON goes to curl in a file (it may hold the password).
 init_upload() {
-  local size_guess=$chunk_guess tries=0 payload message
+  local size_guess=$chunk_guess tries=0 message
+  read_password || return 1
   while :; do
     total_chunks=$(((file_size + size_guess - 1) / size_guess))
-    payload="{\"filename\":$(json_quote "$2"),\"mimeType\":$(json_quote "$3"),\"totalSize\":$file_size,\"totalChunks\":$total_chunks"
-    [ -n "$privacy" ] && payload="$payload,\"isPublic\":$privacy"
-    payload="$payload}"
-    request -sS -H 'Content-Type: application/json' --data-binary "$payload" \
+    {
+      printf '{"filename":%s,"mimeType":%s' "$(json_quote "$2")" "$(json_quote "$3")"
+      printf ',"totalSize":%s,"totalChunks":%s' "$file_size" "$total_chunks"
+      [ -n "$privacy" ] && printf ',"isPublic":%s' "$privacy"
+      [ -n "$expires" ] && printf ',"expires":%s' "$(json_quote "$expires")"
+      case $max_views in
+        '') ;;
+        none) printf ',"maxViews":null' ;;
+        *) printf ',"maxViews":%s' "$max_views" ;;
+      esac
+      [ -n "$password" ] && printf ',"password":%s' "$(json_quote "$password")"
+      printf '}'
+    } >"$work/init.json"
+    request -sS -H 'Content-Type: application/json' --data-binary "@$work/init.json" \
       "$url/api/chunked-upload/init"
     if [ "$curl_rc" -eq 0 ] && [ "$status" = 400 ] && [ "$tries" = 0 ]; then
       # A server set up with another chunk size says which in its refusal.
@@ -373,22 +467,33 @@ resume_upload() {
 
 # upload_chunked FILE NAME MIME ABSPATH MTIME: prints the link.
 upload_chunked() {
-  local file=$1 key state saved_key saved_id i rc
+  local file=$1 key state saved_key saved_id saved_link i rc
   upload_id=""
   key="$url|$file_size|$5|$4"
   state="$state_dir/$(hash_key "$key")"
   if [ -f "$state" ]; then
-    { IFS= read -r saved_key; IFS= read -r saved_id; } <"$state"
+    saved_key="" saved_id="" saved_link=""
+    { IFS= read -r saved_key; IFS= read -r saved_id; IFS= read -r saved_link; } <"$state"
+    [ -n "$saved_link" ] || saved_link="link=$no_link_options"
     if [ "$saved_key" = "key=$key" ] && [ -n "${saved_id#upload_id=}" ]; then
       upload_id=${saved_id#upload_id=}
-      resume_upload "$file" || return 1
+      if [ "$saved_link" = "link=$link_options" ]; then
+        resume_upload "$file" || return 1
+        if [ -n "$upload_id" ] && [ "$ask_password" = 1 ]; then
+          say "$file: the link password typed when this upload started applies; not asking again"
+        fi
+      else
+        say "$file: the link options differ from the interrupted upload's; starting over"
+        request -sS -X DELETE "$url/api/chunked-upload/$upload_id"
+        upload_id=""
+      fi
     fi
     [ -n "$upload_id" ] || rm -f -- "$state"
   fi
   if [ -z "$upload_id" ]; then
     init_upload "$file" "$2" "$3" || return 1
     if mkdir -p -- "$state_dir" 2>/dev/null &&
-      printf 'key=%s\nupload_id=%s\n' "$key" "$upload_id" >"$state.tmp" &&
+      printf 'key=%s\nupload_id=%s\nlink=%s\n' "$key" "$upload_id" "$link_options" >"$state.tmp" &&
       mv -f -- "$state.tmp" "$state"; then
       :
     else
@@ -419,7 +524,7 @@ upload_chunked() {
 links=""
 failed=0
 for f in "${files[@]}"; do
-  if [ "$token_refused" = 1 ]; then
+  if [ "$token_refused" = 1 ] || [ "$password_refused" = 1 ]; then
     failed=1
     break
   fi
@@ -475,4 +580,5 @@ if [ -n "$links" ]; then
   [ -n "$copied" ] && [ "$interactive" = 1 ] && say "copied to the clipboard"
 fi
 
+[ "$password_refused" = 1 ] && exit 2
 exit "$failed"
