@@ -20,10 +20,18 @@ export async function apiSignIn(baseUrl: string, email: string, password: string
 export async function apiUpload(
   baseUrl: string,
   token: string,
-  file: { name: string; bytes: Buffer; type?: string; isPublic?: boolean },
+  file: {
+    name: string;
+    bytes: Buffer;
+    type?: string;
+    isPublic?: boolean;
+    /** The link's other fields, sent before the file: expires, maxViews, password. */
+    link?: { expires?: string; maxViews?: number; password?: string };
+  },
 ): Promise<{ id: string; url: string; mimeType: string; thumbnailUrl: string | null }> {
   const form = new FormData();
   if (file.isPublic !== undefined) form.append('isPublic', String(file.isPublic));
+  for (const [field, value] of Object.entries(file.link ?? {})) form.append(field, String(value));
   form.append('file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? '' }), file.name);
   const res = await fetch(`${baseUrl}/api/upload`, {
     method: 'POST',

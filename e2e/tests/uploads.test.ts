@@ -94,6 +94,8 @@ describe('the Uploads screen', () => {
       'Open pixel.png',
       'Add tag to pixel.png',
       'Copy URL of pixel.png',
+      'Make pixel.png private',
+      'Link settings for pixel.png',
       'Set custom URL for pixel.png',
       'Delete pixel.png',
     ]);

@@ -22,6 +22,51 @@ export async function copyText(text: string, messages: CopyMessages = {}): Promi
   }
 }
 
+/**
+ * Copies text that is not known yet (a link still being signed, the links of uploads still
+ * running). Call it inside the click: a browser that wants a user gesture (Safari, Firefox) has
+ * the write begun then, with the text to follow (a ClipboardItem holding a promise). Where that
+ * is refused or missing, the text is written once known, after the await (Chromium lets a
+ * focused page do so). Resolves to whether it was copied; rejects with `text`'s own failure.
+ */
+export async function copyTextWhenReady(text: Promise<string>): Promise<boolean> {
+  const clipboard = typeof navigator === 'undefined' ? undefined : navigator.clipboard;
+  if (typeof ClipboardItem !== 'undefined' && typeof clipboard?.write === 'function') {
+    const blob = text.then((value) => new Blob([value], { type: 'text/plain' }));
+    blob.catch(() => {}); // its failure is `text`'s, answered below
+    try {
+      await clipboard.write([new ClipboardItem({ 'text/plain': blob })]);
+      return true;
+    } catch {
+      // Written below once the text is known, or `text` failed: rethrown below.
+    }
+  }
+  const value = await text;
+  try {
+    await navigator.clipboard.writeText(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A clipboard write begun now, inside the click, whose text comes later (`copyTextWhenReady`).
+ * Returns the function that gives the text, or null for nothing to copy after all; it resolves
+ * to whether the text was copied.
+ */
+export function beginCopy(): (text: string | null) => Promise<boolean> {
+  let settle!: (text: string | null) => void;
+  const text = new Promise<string>((resolve, reject) => {
+    settle = (value) => (value === null ? reject(new Error('Nothing to copy')) : resolve(value));
+  });
+  const copied = copyTextWhenReady(text).catch(() => false);
+  return (value) => {
+    settle(value);
+    return copied;
+  };
+}
+
 const COPIED_FOR_MS = 2000;
 
 /** `copyText`, plus `copied`: true for two seconds after a copy, for a button's check mark. */

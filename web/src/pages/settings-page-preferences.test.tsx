@@ -55,6 +55,41 @@ describe('Settings page: Preferences', () => {
     expect(save).toBeDisabled();
   });
 
+  it('saves the defaults for new links: an expiry and a view limit, or none', async () => {
+    const { user, bodies } = renderSettings(
+      savedPreferences({ defaultExpiry: '12h', defaultMaxViews: null }),
+    );
+    const card = await section('Preferences');
+    const expiry = await within(card).findByRole('combobox', { name: 'Default link expiry' });
+    expect(expiry).toHaveDisplayValue('12 hours');
+    expect(
+      within(expiry)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Never', '1 hour', '12 hours', '1 day', '7 days', '30 days']);
+    const limit = within(card).getByRole('spinbutton', { name: 'Default view limit' });
+    expect(limit).toHaveValue(null);
+    expect(limit).toHaveAccessibleDescription(/empty for no limit/);
+
+    await user.selectOptions(expiry, '7 days');
+    await user.type(limit, '0');
+    expect(limit).toHaveAttribute('aria-invalid', 'true');
+    expect(limit).toHaveAccessibleDescription(/this value will not be saved/);
+    await user.clear(limit);
+    await user.type(limit, '25');
+    await user.click(within(card).getByRole('button', { name: 'Save Preferences' }));
+    expect(await screen.findByText('Preferences updated')).toBeInTheDocument();
+
+    await user.selectOptions(expiry, 'Never');
+    await user.clear(limit);
+    await user.click(within(card).getByRole('button', { name: 'Save Preferences' }));
+    await waitFor(() => expect(screen.getAllByText('Preferences updated')).toHaveLength(2));
+    expect(await bodies('updatePreferences')).toEqual([
+      { defaultExpiry: '7d', defaultMaxViews: 25 },
+      { defaultExpiry: 'never', defaultMaxViews: null },
+    ]);
+  });
+
   it.each(['5', '101', '150', '12.5', '1e2', ''])(
     'ignores %j for uploads per page: it is not sent',
     async (typed) => {

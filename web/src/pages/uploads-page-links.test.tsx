@@ -52,7 +52,7 @@ describe('Custom Short URL dialog', () => {
   it('previews the link as you type and saves it', async () => {
     const { user, sent, bodies } = renderUploads({
       listUploads: uploadsPage([photo(), secret()]),
-      updateUpload: ({ body }) => ({ ...secret(), vanityUrl: body.vanityUrl }),
+      updateUpload: ({ body }) => ({ ...secret(), vanityUrl: body.vanityUrl ?? null }),
     });
     const dialog = await openFor(user, 'secret.pdf');
     const input = within(dialog).getByLabelText('Custom URL');

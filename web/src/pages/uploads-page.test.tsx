@@ -34,6 +34,8 @@ describe('Uploads page: list states', () => {
       'Open photo.png',
       'Add tag to photo.png',
       'Copy URL of photo.png',
+      'Make photo.png private',
+      'Link settings for photo.png',
       'Set custom URL for photo.png',
       'Delete photo.png',
     ]);

@@ -44,6 +44,10 @@ export function makeUpload(overrides: Partial<Upload> = {}): Upload {
     tags: [],
     url: `http://localhost/${shortCode}`,
     thumbnailUrl: null,
+    expiresAt: null,
+    maxViews: null,
+    viewsLeft: null,
+    hasPassword: false,
     ...overrides,
   };
 }
@@ -65,6 +69,8 @@ export function makePreferences(overrides: Partial<Preferences> = {}): Preferenc
     emailNotifications: true,
     theme: 'system',
     uploadsPerPage: 20,
+    defaultExpiry: 'never',
+    defaultMaxViews: null,
     ...overrides,
   };
 }

@@ -27,6 +27,25 @@ describe('the audit log in words', () => {
     expect(actionLabel('upload.deleted')).toBe("Deleted user's upload");
   });
 
+  it("reads a change to another user's link settings", () => {
+    expect(actionLabel('upload.link_changed')).toBe("Changed user's link settings");
+    expect(
+      detailLines({
+        owner: 'sam',
+        isPublic: { from: true, to: false },
+        maxViews: { from: null, to: 5 },
+        expiresAt: { from: null, to: null },
+        hasPassword: { from: true, to: false },
+      }),
+    ).toEqual([
+      'Owner: sam',
+      'Public: yes \u2192 no',
+      'View limit: none \u2192 5',
+      'Expires: never \u2192 never',
+      'Password: yes \u2192 no',
+    ]);
+  });
+
   it('leaves ids out and names uploader kinds', () => {
     expect(detailLines({ userId: 'u1', username: 'sam', emailSent: false })).toEqual([
       'Username: sam',

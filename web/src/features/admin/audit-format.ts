@@ -18,6 +18,7 @@ const ACTIONS: Record<AuditAction, string> = {
   'upload.link_signed': "Made a signed link to user's file",
   'upload.vanity_changed': "Changed user's custom URL",
   'upload.deleted': "Deleted user's upload",
+  'upload.link_changed': "Changed user's link settings",
 };
 
 /** The action in words. */
@@ -38,6 +39,10 @@ const KEYS: Record<string, string> = {
   owner: 'Owner',
   vanityUrl: 'Custom URL',
   expiresAt: 'Expires',
+  isPublic: 'Public',
+  maxViews: 'View limit',
+  hasPassword: 'Password',
+  password: 'Password',
 };
 
 /** Ids mean nothing to a reader; the label or a name beside them says who it was. */
@@ -54,6 +59,8 @@ function valueText(key: string, value: unknown): string {
   if (key === 'diskQuota' && typeof value === 'number') return formatBytes(value);
   if (key === 'vanityUrl' && value === null) return 'none';
   if (key === 'expiresAt' && typeof value === 'string') return formatDate(value);
+  if (key === 'expiresAt' && value === null) return 'never';
+  if (key === 'maxViews' && value === null) return 'none';
   if (key === 'kind' && typeof value === 'string') return UPLOADER_KINDS[value] ?? value;
   if (value === null || value === undefined) return '-';
   if (typeof value === 'object') return JSON.stringify(value);

@@ -1,7 +1,7 @@
 // Upload calls over the api client, and the TanStack Query hooks the Uploads screen uses.
 // Every change invalidates the whole 'uploads' key, so any list on screen reloads.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { FileType, Sort } from '@upshot/contract';
+import type { FileType, Sort, UpdateUploadRequest } from '@upshot/contract';
 import { api } from '../../lib/api-client.ts';
 
 export type UploadListParams = {
@@ -34,7 +34,14 @@ export const uploadsApi = {
   batchDelete: (uploadIds: string[]) => api.call('batchDeleteUploads', { body: { uploadIds } }),
   setVanityUrl: ({ id, vanityUrl }: { id: string; vanityUrl: string | null }) =>
     api.call('updateUpload', { params: { id }, body: { vanityUrl } }),
-  accessUrl: (id: string) => api.call('uploadAccessUrl', { params: { id } }),
+  /** Any of an upload's link settings; null removes one. */
+  update: ({ id, changes }: { id: string; changes: UpdateUploadRequest }) =>
+    api.call('updateUpload', { params: { id }, body: changes }),
+  batchPrivacy: ({ uploadIds, isPublic }: { uploadIds: string[]; isPublic: boolean }) =>
+    api.call('batchPrivacy', { body: { uploadIds, isPublic } }),
+  /** A signed link that opens the file for `ttl` seconds (the server's default: 10 minutes). */
+  accessUrl: (id: string, ttl?: number) =>
+    api.call('uploadAccessUrl', { params: { id }, query: { ttl } }),
 };
 
 /** `enabled: false` holds the request back (the page size is not known yet). */
@@ -67,4 +74,14 @@ export function useBatchDeleteUploadsMutation() {
 export function useSetVanityUrlMutation() {
   const invalidate = useInvalidateUploads();
   return useMutation({ mutationFn: uploadsApi.setVanityUrl, onSettled: () => void invalidate() });
+}
+
+export function useUpdateUploadMutation() {
+  const invalidate = useInvalidateUploads();
+  return useMutation({ mutationFn: uploadsApi.update, onSettled: () => void invalidate() });
+}
+
+export function useBatchPrivacyMutation() {
+  const invalidate = useInvalidateUploads();
+  return useMutation({ mutationFn: uploadsApi.batchPrivacy, onSettled: () => void invalidate() });
 }

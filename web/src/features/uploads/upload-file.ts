@@ -7,6 +7,7 @@ import {
   CHUNK_PROGRESS_CAP,
   CHUNK_SIZE,
   MAX_SIMPLE_UPLOAD_BYTES,
+  NO_VIEW_LIMIT,
   expectedChunkCount,
 } from '@upshot/contract/constants';
 import { api, ApiError, getApiErrorMessage } from '../../lib/api-client.ts';
@@ -50,11 +51,19 @@ export class UploadFailure extends Error {
   }
 }
 
-export type UploadFileOptions = {
+/** How a new upload's link behaves; each one left out follows the user's preferences. */
+export type UploadLinkOptions = {
+  isPublic?: boolean;
+  /** 'never', a duration ('7d') or an ISO date-time. */
+  expires?: string;
+  /** null: no limit. */
+  maxViews?: number | null;
+  password?: string;
+};
+
+export type UploadFileOptions = UploadLinkOptions & {
   /** 0 to CHUNK_PROGRESS_CAP, as bytes go out. */
   onProgress?: (percent: number) => void;
-  /** Omitted: the user's default privacy. */
-  isPublic?: boolean;
   signal?: AbortSignal;
   /** A chunked session started by an earlier attempt at this file: continue it. */
   resumeUploadId?: string;
@@ -112,12 +121,21 @@ function isCompleteRetryable(error: unknown): boolean {
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** A view limit as a form field: digits, or 'none' for no limit. */
+function maxViewsField(maxViews: number | null | undefined): string | undefined {
+  if (maxViews === undefined) return undefined;
+  return maxViews === null ? NO_VIEW_LIMIT : String(maxViews);
+}
+
 async function uploadSimple(file: File, options: UploadFileOptions): Promise<UploadResponse> {
   try {
     return await api.upload('uploadFile', {
       // Fields before the file: the server reads them as the stream reaches the file part.
       fields: {
         isPublic: options.isPublic === undefined ? undefined : String(options.isPublic),
+        expires: options.expires,
+        maxViews: maxViewsField(options.maxViews),
+        password: options.password,
         file,
       },
       signal: options.signal,
@@ -172,6 +190,9 @@ async function uploadChunked(file: File, options: UploadFileOptions): Promise<Up
       totalChunks,
     };
     if (options.isPublic !== undefined) body.isPublic = options.isPublic;
+    if (options.expires !== undefined) body.expires = options.expires;
+    if (options.maxViews !== undefined) body.maxViews = options.maxViews;
+    if (options.password !== undefined) body.password = options.password;
     try {
       const session = await api.call('chunkedInit', { body, signal });
       uploadId = session.uploadId;

@@ -12,7 +12,10 @@ export type QueueItem = {
   status: QueueItemStatus;
   /** 0-100. */
   progress: number;
+  /** The link that opens the finished file: signed for a private one. */
   url?: string;
+  /** Until when a signed link works. */
+  urlExpiresAt?: string;
   error?: string;
   /** The chunked session of an earlier attempt, resumed when the file is tried again. */
   chunkedUploadId?: string;

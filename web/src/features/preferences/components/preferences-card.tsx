@@ -1,43 +1,29 @@
-// Settings' first section: the four preferences, edited together and saved with one button.
-// Only what changed is sent; a page size that is not a whole number from 10 to 100 is ignored.
+// Settings' first section: the preferences, edited together and saved with one button. Only
+// what changed is sent; a page size that is not a whole number from 10 to 100 is ignored, and so
+// is a default view limit that is not one.
 import type { Preferences, Theme, UpdatePreferencesRequest } from '@upshot/contract';
 import { MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '@upshot/contract/constants';
-import { Globe, Lock, Monitor, Moon, SlidersHorizontal, Sun } from 'lucide-react';
+import { Monitor, Moon, SlidersHorizontal, Sun } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { FormField } from '../../../components/form-field.tsx';
 import { LoadError, useLoadFailureToast } from '../../../components/load-error.tsx';
+import { PRIVACY_OPTIONS, type Privacy } from '../../../components/privacy-options.tsx';
 import { SectionCard } from '../../../components/section-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input } from '../../../components/ui/input.tsx';
+import { NativeSelect } from '../../../components/ui/native-select.tsx';
 import { SegmentedControl } from '../../../components/ui/segmented-control.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
+import {
+  expiryChoices,
+  expiryLabel,
+  parseViewLimit,
+  VIEW_LIMIT_ERROR,
+} from '../../../lib/link-options.ts';
 import { usePreferencesQuery, useUpdatePreferencesMutation } from '../api.ts';
 import { parseUploadsPerPage } from '../rules.ts';
-
-type Privacy = 'public' | 'private';
-
-const PRIVACY_OPTIONS = [
-  {
-    value: 'public',
-    label: (
-      <>
-        <Globe aria-hidden="true" />
-        Public
-      </>
-    ),
-  },
-  {
-    value: 'private',
-    label: (
-      <>
-        <Lock aria-hidden="true" />
-        Private
-      </>
-    ),
-  },
-] as const;
 
 const THEME_OPTIONS = [
   {
@@ -75,6 +61,9 @@ type Draft = {
   emailNotifications?: boolean;
   theme?: Theme;
   uploadsPerPage?: string;
+  defaultExpiry?: string;
+  /** As typed: empty for no limit. */
+  defaultMaxViews?: string;
 };
 
 /** What the draft would change, leaving out an unacceptable page size. */
@@ -96,6 +85,14 @@ function changesOf(saved: Preferences, draft: Draft): UpdatePreferencesRequest {
   const perPage =
     draft.uploadsPerPage === undefined ? null : parseUploadsPerPage(draft.uploadsPerPage);
   if (perPage !== null && perPage !== saved.uploadsPerPage) changes.uploadsPerPage = perPage;
+  if (draft.defaultExpiry !== undefined && draft.defaultExpiry !== saved.defaultExpiry) {
+    changes.defaultExpiry = draft.defaultExpiry;
+  }
+  const maxViews =
+    draft.defaultMaxViews === undefined ? undefined : parseViewLimit(draft.defaultMaxViews);
+  if (maxViews !== undefined && maxViews !== saved.defaultMaxViews) {
+    changes.defaultMaxViews = maxViews;
+  }
   return changes;
 }
 
@@ -123,6 +120,8 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
     (draft.defaultUploadPrivacy ?? saved.defaultUploadPrivacy) ? 'public' : 'private';
   const perPageText = draft.uploadsPerPage ?? String(saved.uploadsPerPage);
   const perPageValid = parseUploadsPerPage(perPageText) !== null;
+  const maxViewsText = draft.defaultMaxViews ?? String(saved.defaultMaxViews ?? '');
+  const maxViewsValid = parseViewLimit(maxViewsText) !== undefined;
   const changes = changesOf(saved, draft);
   const dirty = Object.keys(changes).length > 0;
 
@@ -206,6 +205,48 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
           }}
         />
       </FormField>
+      <FormField
+        layout="row"
+        className={ROW}
+        label="Default link expiry"
+        hint="How long a new upload's link works when you do not say"
+      >
+        <NativeSelect
+          className="w-40"
+          value={draft.defaultExpiry ?? saved.defaultExpiry}
+          onChange={(event) => {
+            const value = event.target.value;
+            setDraft((d) => ({ ...d, defaultExpiry: value }));
+          }}
+        >
+          {expiryChoices(saved.defaultExpiry).map((value) => (
+            <option key={value} value={value}>
+              {expiryLabel(value)}
+            </option>
+          ))}
+        </NativeSelect>
+      </FormField>
+      <FormField
+        layout="row"
+        className={ROW}
+        label="Default view limit"
+        hint="How many views a new upload's link allows; empty for no limit"
+        error={maxViewsValid ? null : `${VIEW_LIMIT_ERROR}: this value will not be saved`}
+      >
+        <Input
+          type="number"
+          inputMode="numeric"
+          min={1}
+          step={1}
+          placeholder="No limit"
+          className="w-40"
+          value={maxViewsText}
+          onChange={(event) => {
+            const text = event.target.value;
+            setDraft((d) => ({ ...d, defaultMaxViews: text }));
+          }}
+        />
+      </FormField>
       <div className="flex justify-end">
         <Button type="submit" disabled={!dirty || update.isPending}>
           {update.isPending ? 'Saving...' : 'Save Preferences'}
@@ -219,7 +260,7 @@ function PreferencesLoading() {
   return (
     <div role="status" className="flex flex-col gap-4">
       <span className="sr-only">Loading...</span>
-      {[0, 1, 2, 3].map((key) => (
+      {[0, 1, 2, 3, 4, 5].map((key) => (
         <Skeleton key={key} className="h-10" />
       ))}
     </div>

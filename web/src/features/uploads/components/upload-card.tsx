@@ -1,5 +1,17 @@
 import type { Upload } from '@upshot/contract';
-import { Calendar, Copy, Eye, Link2, Lock, Trash2 } from 'lucide-react';
+import {
+  Calendar,
+  Copy,
+  Eye,
+  Globe,
+  Link2,
+  Lock,
+  LockKeyhole,
+  SlidersHorizontal,
+  Timer,
+  Ticket,
+  Trash2,
+} from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -7,6 +19,7 @@ import { Checkbox } from '../../../components/ui/checkbox.tsx';
 import { formatBytes, formatDate } from '../../../lib/format.ts';
 import { cn } from '../../../lib/utils.ts';
 import { TagEditor } from '../../tags/index.ts';
+import { expiryStatus, opensSigned, viewsStatus, type LinkLimit } from '../link-status.ts';
 import { UploadThumbnail } from './upload-thumbnail.tsx';
 
 export type UploadCardProps = {
@@ -15,15 +28,20 @@ export type UploadCardProps = {
   /** Some card is ticked: every checkbox shows, not only on hover. */
   selecting?: boolean;
   onSelectedChange: (selected: boolean) => void;
+  /** The time now, for "Expires in 3 days". */
+  now: number;
   onOpen: (upload: Upload) => void;
   onCopyUrl: (upload: Upload) => void;
+  onSetPrivacy: (upload: Upload, isPublic: boolean) => void;
+  onLinkSettings: (upload: Upload) => void;
   onSetCustomUrl: (upload: Upload) => void;
   onDelete: (upload: Upload) => void;
 };
 
 /**
  * Opens the file in a new tab: a real link for a public file (so middle-click and "copy link"
- * work), a button for a private one, which needs a signed link fetched first. The card has two
+ * work), a button for a private, view-limited or protected one, which opens through a signed
+ * link fetched first (the owner's look spends no view and skips the password). The card has two
  * (picture and name) for the pointer; only the name is a tab stop and seen by screen readers.
  */
 function OpenFile({
@@ -43,7 +61,7 @@ function OpenFile({
   const a11y = redundant
     ? ({ tabIndex: -1, 'aria-hidden': true } as const)
     : { 'aria-label': `Open ${upload.originalFilename}` };
-  if (upload.isPublic) {
+  if (!opensSigned(upload)) {
     return (
       <a
         href={upload.url}
@@ -63,17 +81,49 @@ function OpenFile({
   );
 }
 
+/** What limits the link: its expiry, its views left, its password. Nothing when none applies. */
+function LinkLimits({ upload, now }: { upload: Upload; now: number }) {
+  const expiry = expiryStatus(upload.expiresAt, now);
+  const views = viewsStatus(upload);
+  if (!expiry && !views && !upload.hasPassword) return null;
+  const limit = (status: LinkLimit, Icon: typeof Timer, title?: string) => (
+    <span
+      title={title}
+      className={cn('flex items-center gap-1', status.spent && 'font-medium text-destructive')}
+    >
+      <Icon aria-hidden="true" className="size-3.5 shrink-0" />
+      {status.text}
+    </span>
+  );
+  return (
+    <div className="flex flex-wrap items-center gap-x-2.5 gap-y-1 text-xs text-muted-foreground">
+      {upload.hasPassword && (
+        <span className="flex items-center gap-1" title="Visitors must type its password">
+          <LockKeyhole aria-hidden="true" className="size-3.5 shrink-0" />
+          Password protected
+        </span>
+      )}
+      {expiry && limit(expiry, Timer, upload.expiresAt ? formatDate(upload.expiresAt) : undefined)}
+      {views && limit(views, Ticket)}
+    </div>
+  );
+}
+
 export function UploadCard({
   upload,
   selected,
   selecting = false,
   onSelectedChange,
+  now,
   onOpen,
   onCopyUrl,
+  onSetPrivacy,
+  onLinkSettings,
   onSetCustomUrl,
   onDelete,
 }: UploadCardProps) {
   const name = upload.originalFilename;
+  const iconButton = 'size-8 text-muted-foreground hover:text-foreground';
   return (
     <article
       aria-label={name}
@@ -133,6 +183,7 @@ export function UploadCard({
             {upload.views === 1 ? '1 view' : `${upload.views} views`}
           </span>
         </div>
+        <LinkLimits upload={upload} now={now} />
         {upload.vanityUrl && (
           <div className="flex min-w-0 items-center gap-1 text-xs text-brand">
             <Link2 aria-hidden="true" className="size-3.5 shrink-0" />
@@ -150,7 +201,7 @@ export function UploadCard({
         </div>
       </div>
 
-      <div className="flex items-center gap-1 px-2 pb-2">
+      <div className="flex items-center gap-0.5 px-2 pb-2">
         <Button
           variant="ghost"
           size="sm"
@@ -165,7 +216,27 @@ export function UploadCard({
         <Button
           variant="ghost"
           size="icon"
-          className="size-8 text-muted-foreground hover:text-foreground"
+          className={iconButton}
+          aria-label={`Make ${name} ${upload.isPublic ? 'private' : 'public'}`}
+          title={upload.isPublic ? 'Make private' : 'Make public'}
+          onClick={() => onSetPrivacy(upload, !upload.isPublic)}
+        >
+          {upload.isPublic ? <Lock aria-hidden="true" /> : <Globe aria-hidden="true" />}
+        </Button>
+        <Button
+          variant="ghost"
+          size="icon"
+          className={iconButton}
+          aria-label={`Link settings for ${name}`}
+          title="Link settings"
+          onClick={() => onLinkSettings(upload)}
+        >
+          <SlidersHorizontal aria-hidden="true" />
+        </Button>
+        <Button
+          variant="ghost"
+          size="icon"
+          className={iconButton}
           aria-label={`Set custom URL for ${name}`}
           title="Set custom URL"
           onClick={() => onSetCustomUrl(upload)}

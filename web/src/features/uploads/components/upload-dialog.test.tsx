@@ -1,67 +1,12 @@
-import type { ServerConfig } from '@upshot/contract';
 import { CHUNK_SIZE } from '@upshot/contract/constants';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { Toaster } from '../../../components/ui/sonner.tsx';
 import { makeServerConfig, makeUpload, makeUploadResponse } from '../../../test/fixtures.ts';
-import { mockApi, reply, type Answers } from '../../../test/mock-api.ts';
-import { createTestQueryClient } from '../../../test/render-app.tsx';
+import { reply } from '../../../test/mock-api.ts';
+import { findRow, renderDialog, row, sizedFile } from '../../../test/upload-dialog.tsx';
 import { mockXhr, type FakeXhrRequest } from '../../../test/xhr-mock.ts';
-import { UploadDialog } from './upload-dialog.tsx';
 
 const created = makeUploadResponse;
-
-function Harness({ sleep }: { sleep?: (ms: number) => Promise<void> }) {
-  const [open, setOpen] = useState(true);
-  return (
-    <>
-      <p>{open ? 'dialog open' : 'dialog closed'}</p>
-      <button onClick={() => setOpen(true)}>reopen</button>
-      <UploadDialog open={open} onOpenChange={setOpen} uploadOptions={{ sleep }} />
-    </>
-  );
-}
-
-function renderDialog(
-  options: {
-    sleep?: (ms: number) => Promise<void>;
-    config?: ServerConfig;
-    answers?: Answers;
-  } = {},
-) {
-  localStorage.setItem('auth_token', 'tok');
-  const network = mockApi({
-    config: options.config ?? makeServerConfig(),
-    ...options.answers,
-  });
-  const user = userEvent.setup({ delay: null });
-  render(
-    <QueryClientProvider client={createTestQueryClient()}>
-      <Harness sleep={options.sleep} />
-      <Toaster />
-    </QueryClientProvider>,
-  );
-  const dialog = screen.getByRole('dialog', { name: 'Upload Files' });
-  const input = within(dialog).getByLabelText('Choose files to upload') as HTMLInputElement;
-  return { user, dialog, input, sent: network.sent };
-}
-
-function row(name: string) {
-  return screen.getByRole('listitem', { name });
-}
-
-function findRow(name: string) {
-  return screen.findByRole('listitem', { name });
-}
-
-function sizedFile(name: string, size: number, type: string) {
-  const file = new File(['x'], name, { type });
-  Object.defineProperty(file, 'size', { value: size });
-  return file;
-}
 
 describe('UploadDialog', () => {
   it('lists dropped files without system clutter, with size, Chunked marker and removal', async () => {
@@ -152,7 +97,8 @@ describe('UploadDialog', () => {
       if (name === 'big.iso' && attempts++ === 0) {
         request.respond(413, { error: 'payload_too_large', message: 'Storage quota exceeded' });
       } else {
-        request.respond(201, created(makeUpload({ originalFilename: name })));
+        const url = `http://localhost/${name}`;
+        request.respond(201, created(makeUpload({ originalFilename: name, url })));
       }
     });
     const { user, dialog, input } = renderDialog();
@@ -180,6 +126,11 @@ describe('UploadDialog', () => {
     );
     await waitFor(() =>
       expect(screen.getAllByText('1 file(s) uploaded successfully')).toHaveLength(2),
+    );
+    // Every link of the queue is on the clipboard, the earlier batch's too.
+    expect(screen.getByText('Links copied to clipboard')).toBeInTheDocument();
+    expect(await navigator.clipboard.readText()).toBe(
+      'http://localhost/ok.txt\nhttp://localhost/big.iso',
     );
   });
 

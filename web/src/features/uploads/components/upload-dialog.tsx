@@ -13,8 +13,10 @@ import {
 import { formatBytes } from '../../../lib/format.ts';
 import { cn } from '../../../lib/utils.ts';
 import { useServerConfig } from '../../system/index.ts';
+import { useUploadLinkChoices } from '../hooks/use-upload-link-choices.ts';
 import { useUploadQueue } from '../hooks/use-upload-queue.ts';
 import { DEFAULT_LIMITS, isChunkedUpload, type UploadFileOptions } from '../upload-file.ts';
+import { UploadLinkOptions } from './upload-link-options.tsx';
 import { UploadQueueRow } from './upload-queue-row.tsx';
 
 /** How long an all-success batch stays on screen before the dialog closes itself. */
@@ -30,8 +32,10 @@ type UploadDialogProps = {
 export function UploadDialog({ open, onOpenChange, uploadOptions }: UploadDialogProps) {
   const queue = useUploadQueue(uploadOptions);
   const { items, pendingCount, isUploading, addFiles, removeItem, retryItem, clear, start } = queue;
+  const link = useUploadLinkChoices();
   const { data: config } = useServerConfig();
   const maxSimple = config?.maxSimpleUploadBytes ?? DEFAULT_LIMITS.maxSimpleUploadBytes;
+  const compact = items.length > 0;
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => () => clearTimeout(closeTimer.current), []);
@@ -45,6 +49,7 @@ export function UploadDialog({ open, onOpenChange, uploadOptions }: UploadDialog
   const close = () => {
     clearTimeout(closeTimer.current);
     clear();
+    link.reset();
     onOpenChange(false);
   };
 
@@ -55,7 +60,8 @@ export function UploadDialog({ open, onOpenChange, uploadOptions }: UploadDialog
 
   const handleUpload = async () => {
     clearTimeout(closeTimer.current);
-    const result = await start();
+    // Called inside the click: the links go to the clipboard when the batch is done.
+    const result = await start(link.options);
     if (result.failed === 0 && result.succeeded > 0) {
       closeTimer.current = setTimeout(close, AUTO_CLOSE_DELAY_MS);
     }
@@ -77,21 +83,33 @@ export function UploadDialog({ open, onOpenChange, uploadOptions }: UploadDialog
           </DialogDescription>
         </DialogHeader>
 
+        {/* Smaller once files are queued, so their rows, the link options and the buttons fit. */}
         <div
           {...getRootProps({
             className: cn(
-              'flex cursor-pointer flex-col items-center justify-center gap-3 rounded-lg border-2 border-dashed border-input px-6 py-10 text-center transition-colors outline-none hover:border-ring/60 hover:bg-accent/30 focus-visible:ring-[3px] focus-visible:ring-ring/50',
+              'flex cursor-pointer items-center justify-center gap-3 rounded-lg border-2 border-dashed border-input transition-colors outline-none hover:border-ring/60 hover:bg-accent/30 focus-visible:ring-[3px] focus-visible:ring-ring/50',
+              compact ? 'px-4 py-3 text-left' : 'flex-col px-6 py-10 text-center',
               isDragActive && 'border-brand bg-brand/10',
               isUploading && 'pointer-events-none opacity-50',
             ),
           })}
         >
           <input {...getInputProps({ 'aria-label': 'Choose files to upload' })} />
-          <div className="flex size-12 items-center justify-center rounded-full bg-muted">
-            <CloudUpload aria-hidden="true" className="size-6 text-muted-foreground" />
+          <div
+            className={cn(
+              'flex shrink-0 items-center justify-center rounded-full bg-muted',
+              compact ? 'size-9' : 'size-12',
+            )}
+          >
+            <CloudUpload
+              aria-hidden="true"
+              className={cn('text-muted-foreground', compact ? 'size-4' : 'size-6')}
+            />
           </div>
-          <p className="text-sm font-medium">Drop files here or click to browse</p>
-          <p className="text-xs text-muted-foreground">Any type, any size</p>
+          <div className={cn('grid', compact ? 'gap-0.5' : 'gap-3')}>
+            <p className="text-sm font-medium">Drop files here or click to browse</p>
+            <p className="text-xs text-muted-foreground">Any type, any size</p>
+          </div>
         </div>
 
         {items.length > 0 && (
@@ -111,11 +129,16 @@ export function UploadDialog({ open, onOpenChange, uploadOptions }: UploadDialog
           </ul>
         )}
 
+        <UploadLinkOptions link={link} disabled={isUploading} />
+
         <DialogFooter>
           <Button variant="outline" onClick={close} disabled={isUploading}>
             Cancel
           </Button>
-          <Button onClick={() => void handleUpload()} disabled={isUploading || pendingCount === 0}>
+          <Button
+            onClick={() => void handleUpload()}
+            disabled={isUploading || pendingCount === 0 || !link.valid}
+          >
             {isUploading ? 'Uploading...' : `Upload ${pendingCount} file(s)`}
           </Button>
         </DialogFooter>

@@ -1,9 +1,10 @@
 import type { Upload } from '@upshot/contract';
+import { useNow } from '../../../lib/use-now.ts';
 import { UploadCard, type UploadCardProps } from './upload-card.tsx';
 
 type UploadGridProps = Omit<
   UploadCardProps,
-  'upload' | 'selected' | 'selecting' | 'onSelectedChange'
+  'upload' | 'selected' | 'selecting' | 'onSelectedChange' | 'now'
 > & {
   uploads: Upload[];
   selected: ReadonlySet<string>;
@@ -13,6 +14,8 @@ type UploadGridProps = Omit<
 /** The cards: one column on small screens, two medium, three large, four extra large. */
 export function UploadGrid({ uploads, selected, onToggle, ...actions }: UploadGridProps) {
   const selecting = uploads.some((upload) => selected.has(upload.id));
+  // One clock for every card's "Expires in ...", read again each minute.
+  const now = useNow();
   return (
     <ul
       aria-label="Uploads"
@@ -24,6 +27,7 @@ export function UploadGrid({ uploads, selected, onToggle, ...actions }: UploadGr
             upload={upload}
             selected={selected.has(upload.id)}
             selecting={selecting}
+            now={now}
             onSelectedChange={(checked) => onToggle(upload.id, checked)}
             {...actions}
           />

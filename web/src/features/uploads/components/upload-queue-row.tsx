@@ -1,8 +1,18 @@
-import { CircleAlert, CircleCheck, Clock, LoaderCircle, RotateCcw, X } from 'lucide-react';
+import {
+  Check,
+  CircleAlert,
+  CircleCheck,
+  Clock,
+  Copy,
+  LoaderCircle,
+  RotateCcw,
+  X,
+} from 'lucide-react';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
-import { formatBytes } from '../../../lib/format.ts';
+import { formatBytes, formatDate } from '../../../lib/format.ts';
+import { useCopy } from '../../../lib/use-copy.ts';
 import { cn } from '../../../lib/utils.ts';
 import type { QueueItem, QueueItemStatus } from '../upload-queue.ts';
 
@@ -106,6 +116,47 @@ export function UploadQueueRow({ item, chunked, onRemove, onRetry }: UploadQueue
           {error}
         </p>
       )}
+      {status === 'success' && item.url && (
+        <UploadedLink name={file.name} url={item.url} expiresAt={item.urlExpiresAt} />
+      )}
     </li>
+  );
+}
+
+/**
+ * A finished file's link, to copy. Shown as text rather than a link: opening it would spend a
+ * view of a link with a view limit. A private file's link is signed, and says until when.
+ */
+function UploadedLink({ name, url, expiresAt }: { name: string; url: string; expiresAt?: string }) {
+  const { copy, copied } = useCopy();
+  return (
+    <div className="flex min-w-0 items-center gap-2">
+      <span className="flex min-w-0 flex-1 flex-col">
+        <span className="truncate font-mono text-xs text-muted-foreground" title={url}>
+          {url}
+        </span>
+        {expiresAt && (
+          <span className="text-xs text-muted-foreground">
+            Private link, works until {formatDate(expiresAt)}
+          </span>
+        )}
+      </span>
+      <Button
+        variant="ghost"
+        size="icon"
+        className="size-7"
+        aria-label={copied ? `Link of ${name} copied` : `Copy link of ${name}`}
+        title="Copy link"
+        onClick={() =>
+          void copy(url, { success: 'URL copied to clipboard', failure: 'Failed to copy URL' })
+        }
+      >
+        {copied ? (
+          <Check aria-hidden="true" className="text-emerald-500" />
+        ) : (
+          <Copy aria-hidden="true" />
+        )}
+      </Button>
+    </div>
   );
 }

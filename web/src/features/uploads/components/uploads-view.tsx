@@ -1,5 +1,5 @@
 // The Uploads screen: the list with its filters and pages, the selection and its batch actions,
-// and the dialogs that upload, set a custom URL and confirm deletes.
+// and the dialogs that upload, set a custom URL, change a link's settings and confirm deletes.
 import type { Upload } from '@upshot/contract';
 import { CloudUpload, SearchX } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -19,6 +19,7 @@ import { useSelection } from '../hooks/use-selection.ts';
 import { useUploadActions } from '../hooks/use-upload-actions.ts';
 import { useUploadFilters } from '../hooks/use-upload-filters.ts';
 import { FilterBar } from './filter-bar.tsx';
+import { LinkSettingsDialog } from './link-settings-dialog.tsx';
 import { SelectionBar } from './selection-bar.tsx';
 import { UploadDialog } from './upload-dialog.tsx';
 import { UploadGrid } from './upload-grid.tsx';
@@ -40,6 +41,9 @@ export function UploadsView() {
   const [uploadOpen, setUploadOpen] = useState(false);
   // Each dialog keeps its subject while it animates closed, hence a flag beside it.
   const [vanity, setVanity] = useState<{ upload: Upload | null; open: boolean }>(closed);
+  const [linkSettings, setLinkSettings] = useState<{ upload: Upload | null; open: boolean }>(
+    closed,
+  );
   const [toDelete, setToDelete] = useState<{ upload: Upload | null; open: boolean }>(closed);
   const [batchDelete, setBatchDelete] = useState<{ ids: string[]; open: boolean }>({
     ids: [],
@@ -75,6 +79,10 @@ export function UploadsView() {
     if (upload && (await actions.deleteUpload(upload))) toggle(upload.id, false);
   };
 
+  const setPrivacyOfSelected = async (isPublic: boolean) => {
+    if (await actions.setPrivacyOf(selectedIds, isPublic)) clearSelection();
+  };
+
   const confirmDeleteSelected = async () => {
     setBatchDelete((current) => ({ ...current, open: false }));
     if (await actions.deleteUploads(batchDelete.ids)) clearSelection();
@@ -108,6 +116,8 @@ export function UploadsView() {
           onToggle={toggle}
           onOpen={(upload) => void openUpload(upload)}
           onCopyUrl={(upload) => void actions.copyUrl(upload)}
+          onSetPrivacy={(upload, isPublic) => void actions.setPrivacy(upload, isPublic)}
+          onLinkSettings={(upload) => setLinkSettings({ upload, open: true })}
           onSetCustomUrl={(upload) => setVanity({ upload, open: true })}
           onDelete={(upload) => setToDelete({ upload, open: true })}
         />
@@ -154,8 +164,9 @@ export function UploadsView() {
       <SelectionBar
         uploads={selectedUploads}
         onDelete={() => setBatchDelete({ ids: selectedIds, open: true })}
+        onSetPrivacy={(isPublic) => void setPrivacyOfSelected(isPublic)}
         onClear={clearSelection}
-        disabled={actions.isDeleting}
+        disabled={actions.isBatchBusy}
       />
 
       <UploadDialog open={uploadOpen} onOpenChange={setUploadOpen} />
@@ -165,6 +176,13 @@ export function UploadsView() {
         open={vanity.open}
         onOpenChange={(open) => setVanity((current) => ({ ...current, open }))}
         onSave={actions.setVanityUrl}
+      />
+
+      <LinkSettingsDialog
+        upload={linkSettings.upload}
+        open={linkSettings.open}
+        onOpenChange={(open) => setLinkSettings((current) => ({ ...current, open }))}
+        onSave={actions.saveLinkSettings}
       />
 
       <ConfirmDialog

@@ -1,22 +1,54 @@
 // The Uploads screen's changes, each with the toasts the brief gives it.
-import type { Upload } from '@upshot/contract';
+import type { UpdateUploadRequest, Upload } from '@upshot/contract';
+import { ACCESS_URL_MAX_TTL_SECONDS } from '@upshot/contract/constants';
 import { toast } from 'sonner';
 import { getApiErrorMessage } from '../../../lib/api-client.ts';
-import { copyText } from '../../../lib/use-copy.ts';
+import { formatDate } from '../../../lib/format.ts';
+import { copyText, copyTextWhenReady } from '../../../lib/use-copy.ts';
 import {
+  uploadsApi,
   useBatchDeleteUploadsMutation,
+  useBatchPrivacyMutation,
   useDeleteUploadMutation,
   useSetVanityUrlMutation,
+  useUpdateUploadMutation,
 } from '../api.ts';
+
+const COPIED = 'URL copied to clipboard';
+const COPY_FAILED = 'Failed to copy URL';
+
+/**
+ * Copies a link that opens a private file for anyone who has it, for as long as the server
+ * signs it (7 days). It is fetched after the click, so the clipboard write is begun in it.
+ */
+async function copyPrivateUrl(upload: Upload): Promise<void> {
+  const signing = uploadsApi.accessUrl(upload.id, ACCESS_URL_MAX_TTL_SECONDS);
+  try {
+    const copied = await copyTextWhenReady(signing.then(({ url }) => url));
+    if (!copied) {
+      toast.error(COPY_FAILED);
+      return;
+    }
+    const { expiresAt } = await signing;
+    toast.success(COPIED, { description: `Private link, works until ${formatDate(expiresAt)}` });
+  } catch (error) {
+    toast.error(COPY_FAILED, { description: getApiErrorMessage(error) });
+  }
+}
 
 export function useUploadActions() {
   const deleteOne = useDeleteUploadMutation();
   const deleteMany = useBatchDeleteUploadsMutation();
   const setVanity = useSetVanityUrlMutation();
+  const update = useUpdateUploadMutation();
+  const batchPrivacy = useBatchPrivacyMutation();
 
   return {
+    /** A public link as it is (with its password or view limit); a private one signed. */
     copyUrl: (upload: Upload) =>
-      copyText(upload.url, { success: 'URL copied to clipboard', failure: 'Failed to copy URL' }),
+      upload.isPublic
+        ? copyText(upload.url, { success: COPIED, failure: COPY_FAILED }).then(() => undefined)
+        : copyPrivateUrl(upload),
 
     async deleteUpload(upload: Upload): Promise<boolean> {
       try {
@@ -53,6 +85,39 @@ export function useUploadActions() {
       }
     },
 
-    isDeleting: deleteOne.isPending || deleteMany.isPending,
+    async setPrivacy(upload: Upload, isPublic: boolean): Promise<void> {
+      try {
+        await update.mutateAsync({ id: upload.id, changes: { isPublic } });
+        toast.success(isPublic ? 'Upload made public' : 'Upload made private');
+      } catch (error) {
+        toast.error(getApiErrorMessage(error) ?? 'Failed to change privacy');
+      }
+    },
+
+    /** Resolves to the server's reason when it refuses, or null when saved. */
+    async saveLinkSettings(upload: Upload, changes: UpdateUploadRequest): Promise<string | null> {
+      try {
+        await update.mutateAsync({ id: upload.id, changes });
+        toast.success('Link settings saved');
+        return null;
+      } catch (error) {
+        const message = getApiErrorMessage(error) ?? 'Failed to save link settings';
+        toast.error(message);
+        return message;
+      }
+    },
+
+    async setPrivacyOf(ids: string[], isPublic: boolean): Promise<boolean> {
+      try {
+        const { updatedCount } = await batchPrivacy.mutateAsync({ uploadIds: ids, isPublic });
+        toast.success(`${updatedCount} upload(s) made ${isPublic ? 'public' : 'private'}`);
+        return true;
+      } catch {
+        toast.error('Failed to change privacy');
+        return false;
+      }
+    },
+
+    isBatchBusy: deleteMany.isPending || batchPrivacy.isPending,
   };
 }

@@ -1,22 +1,45 @@
 // Runs the upload dialog's queue: pending files one after another, each row's state and progress
-// kept current, a toast for each failure and one summing up the batch.
+// kept current, a toast for each failure and one summing up the batch. After a batch in which
+// every file made it, the queue's links are on the clipboard, one a line, and the toast says so.
+// A private file's plain link answers 404 to everyone: its link here is one signed for 7 days.
+import type { UploadResponse } from '@upshot/contract';
+import { ACCESS_URL_MAX_TTL_SECONDS } from '@upshot/contract/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { beginCopy } from '../../../lib/use-copy.ts';
 import { serverConfigQuery } from '../../system/index.ts';
-import { useInvalidateUploads } from '../api.ts';
+import { uploadsApi, useInvalidateUploads } from '../api.ts';
 import {
   DEFAULT_LIMITS,
   UPLOAD_FAILED,
   UploadFailure,
   uploadFile,
   type UploadFileOptions,
+  type UploadLinkOptions,
 } from '../upload-file.ts';
 import { toQueueItems, type QueueItem } from '../upload-queue.ts';
 
 export type BatchResult = { succeeded: number; failed: number };
 
 type Options = Pick<UploadFileOptions, 'retryDelaysMs' | 'sleep'>;
+
+/**
+ * The link that opens a new upload: its own for a public one, a signed one for a private one
+ * (null when it cannot be signed: no link is better than one that answers 404).
+ */
+async function openingLink({
+  url,
+  upload,
+}: UploadResponse): Promise<Pick<QueueItem, 'url' | 'urlExpiresAt'> | null> {
+  if (upload.isPublic) return { url };
+  try {
+    const signed = await uploadsApi.accessUrl(upload.id, ACCESS_URL_MAX_TTL_SECONDS);
+    return { url: signed.url, urlExpiresAt: signed.expiresAt };
+  } catch {
+    return null;
+  }
+}
 
 function toastFailure(error: unknown) {
   if (!(error instanceof UploadFailure)) {
@@ -65,53 +88,79 @@ export function useUploadQueue(options: Options = {}) {
 
   const clear = useCallback(() => setItems([]), []);
 
-  const start = useCallback(async (): Promise<BatchResult> => {
-    const pending = items.filter((item) => item.status === 'pending');
-    const result: BatchResult = { succeeded: 0, failed: 0 };
-    if (pending.length === 0 || abortRef.current) return result;
+  /** Sends the pending files, each with `link`. Call it inside the click: see the clipboard. */
+  const start = useCallback(
+    async (link: UploadLinkOptions = {}): Promise<BatchResult> => {
+      const pending = items.filter((item) => item.status === 'pending');
+      const result: BatchResult = { succeeded: 0, failed: 0 };
+      if (pending.length === 0 || abortRef.current) return result;
 
-    const controller = new AbortController();
-    abortRef.current = controller;
-    setIsUploading(true);
-    try {
-      // Read once (and cached): how large a file may go in one request, how to cut the rest.
-      const limits = await queryClient.fetchQuery(serverConfigQuery).then(
-        ({ chunkSize, maxSimpleUploadBytes }) => ({ chunkSize, maxSimpleUploadBytes }),
-        () => DEFAULT_LIMITS,
-      );
-      for (const item of pending) {
-        if (controller.signal.aborted) break;
-        update(item.id, { status: 'uploading', progress: 0, error: undefined });
-        try {
-          const response = await uploadFile(item.file, {
-            ...options,
-            limits,
-            signal: controller.signal,
-            resumeUploadId: item.chunkedUploadId,
-            onChunkedSession: (uploadId) => update(item.id, { chunkedUploadId: uploadId }),
-            onProgress: (progress) => update(item.id, { progress }),
-          });
-          result.succeeded++;
-          update(item.id, { status: 'success', progress: 100, url: response.url });
-          void invalidateUploads();
-        } catch (error) {
+      // Begun inside the click, for browsers that let only a gesture write to the clipboard.
+      const finishCopy = beginCopy();
+      // Every link of the queue, earlier batches' too, in queue order.
+      const links = new Map(items.map((item) => [item.id, item.url]));
+      let unlinked = 0; // uploaded, but no link that opens could be had
+      const controller = new AbortController();
+      abortRef.current = controller;
+      setIsUploading(true);
+      let copied = Promise.resolve(false);
+      let urls: string[] = [];
+      try {
+        // Read once (and cached): how large a file may go in one request, how to cut the rest.
+        const limits = await queryClient.fetchQuery(serverConfigQuery).then(
+          ({ chunkSize, maxSimpleUploadBytes }) => ({ chunkSize, maxSimpleUploadBytes }),
+          () => DEFAULT_LIMITS,
+        );
+        for (const item of pending) {
           if (controller.signal.aborted) break;
-          result.failed++;
-          const message = error instanceof UploadFailure ? error.message : UPLOAD_FAILED;
-          update(item.id, { status: 'error', progress: 0, error: message });
-          toastFailure(error);
+          update(item.id, { status: 'uploading', progress: 0, error: undefined });
+          try {
+            const response = await uploadFile(item.file, {
+              ...options,
+              ...link,
+              limits,
+              signal: controller.signal,
+              resumeUploadId: item.chunkedUploadId,
+              onChunkedSession: (uploadId) => update(item.id, { chunkedUploadId: uploadId }),
+              onProgress: (progress) => update(item.id, { progress }),
+            });
+            result.succeeded++;
+            void invalidateUploads();
+            const opening = await openingLink(response);
+            if (opening) links.set(item.id, opening.url);
+            else unlinked++;
+            update(item.id, { status: 'success', progress: 100, ...opening });
+          } catch (error) {
+            if (controller.signal.aborted) break;
+            result.failed++;
+            const message = error instanceof UploadFailure ? error.message : UPLOAD_FAILED;
+            update(item.id, { status: 'error', progress: 0, error: message });
+            toastFailure(error);
+          }
         }
+      } finally {
+        abortRef.current = null;
+        if (!controller.signal.aborted) setIsUploading(false);
+        // Settled on every path: the write begun above must not wait for ever.
+        urls = items.flatMap((item) => links.get(item.id) ?? []);
+        const allDone =
+          !controller.signal.aborted && result.failed === 0 && unlinked === 0 && urls.length > 0;
+        copied = finishCopy(allDone ? urls.join('\n') : null);
       }
-    } finally {
-      abortRef.current = null;
-      if (!controller.signal.aborted) setIsUploading(false);
-    }
-    if (controller.signal.aborted) return result;
+      if (controller.signal.aborted) return result;
 
-    if (result.succeeded > 0) toast.success(`${result.succeeded} file(s) uploaded successfully`);
-    if (result.failed > 0) toast.error(`${result.failed} file(s) failed to upload`);
-    return result;
-  }, [items, options, update, invalidateUploads, queryClient]);
+      if (result.succeeded > 0) {
+        // Said only when the clipboard took them.
+        const description = (await copied)
+          ? `${urls.length > 1 ? 'Links' : 'Link'} copied to clipboard`
+          : undefined;
+        toast.success(`${result.succeeded} file(s) uploaded successfully`, { description });
+      }
+      if (result.failed > 0) toast.error(`${result.failed} file(s) failed to upload`);
+      return result;
+    },
+    [items, options, update, invalidateUploads, queryClient],
+  );
 
   const pendingCount = items.filter((item) => item.status === 'pending').length;
 
