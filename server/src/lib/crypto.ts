@@ -31,7 +31,8 @@ export function sha256Hex(value: string): string {
   return crypto.createHash('sha256').update(value).digest('hex');
 }
 
-export function hmacHex(key: Buffer, value: string): string {
+/** An HMAC-SHA256 in hex. A key used often is best a KeyObject: made once, not per call. */
+export function hmacHex(key: Buffer | crypto.KeyObject, value: string): string {
   return crypto.createHmac('sha256', key).update(value).digest('hex');
 }
 

