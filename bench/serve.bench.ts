@@ -6,7 +6,9 @@
  *
  * - 10 KiB, 64 connections: BENCH_ROUNDS (default 5) rounds, each Upshot row right after an
  *   nginx row; the figure is the median of the rounds' shares of their nginx row, and the median
- *   p99. Targets: at least 40% of nginx, p99 under 10 ms.
+ *   p99. Targets: at least 40% of nginx, p99 under 10 ms. After each Upshot row, the same bytes
+ *   behind a password (its unlock cookie sent) and behind a view limit (every request spends a
+ *   view), each beside the open link's row of its round.
  * - 100 MiB, 4 connections: MiB/s beside nginx's. Target: at or above nginx.
  * - Idle RSS, after start-up and again after the rows. Target: under 100 MiB.
  * - 300 deletes one after another through HTTP, each upload served once first, beside 300
@@ -60,10 +62,16 @@ function toMs(value: string, unit: string): number {
   return Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? NaN);
 }
 
-function wrk(url: string, connections: number, seconds = DURATION): Measure {
+function wrk(
+  url: string,
+  connections: number,
+  seconds = DURATION,
+  headers: Record<string, string> = {},
+): Measure {
+  const sent = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   const out = execFileSync(
     'wrk',
-    ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '--latency', url],
+    ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '--latency', ...sent, url],
     { encoding: 'utf8' },
   );
   // Errors or short answers would inflate the figures: refuse to report them.
@@ -138,8 +146,15 @@ async function idleRss(pid: number, ms = 5000): Promise<number> {
   return rssMiB(pid);
 }
 
-async function upload(base: string, token: string, name: string, bytes: Buffer) {
+async function upload(
+  base: string,
+  token: string,
+  name: string,
+  bytes: Buffer,
+  fields: Record<string, string> = {},
+) {
   const form = new FormData();
+  for (const [field, value] of Object.entries(fields)) form.append(field, value);
   form.append('file', new Blob([bytes]), name);
   const res = await fetch(`${base}/api/upload`, {
     method: 'POST',
@@ -148,6 +163,19 @@ async function upload(base: string, token: string, name: string, bytes: Buffer) 
   });
   if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { upload: { id: string; shortCode: string } }).upload;
+}
+
+/** The unlock cookie a right password earns for a protected link (`name=value`). */
+async function unlockCookie(url: string, password: string): Promise<string> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ password }).toString(),
+    redirect: 'manual',
+  });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0];
+  if (res.status !== 303 || !cookie) throw new Error(`unlock: ${res.status}`);
+  return cookie;
 }
 
 /** Milliseconds of each call, one after another. */
@@ -198,6 +226,18 @@ try {
           fs.readFileSync(path.join(work, 'small.bin')),
         );
         const smallUrl = `${server.url}/${small.shortCode}`;
+        // The same bytes behind link controls: a password (opened by its unlock cookie), and a
+        // view limit no run reaches (every request a view, each spent by one update).
+        const smallBytes = fs.readFileSync(path.join(work, 'small.bin'));
+        const locked = await upload(server.url, token, 'locked.bin', smallBytes, {
+          password: 'bench password',
+        });
+        const lockedUrl = `${server.url}/${locked.shortCode}`;
+        const cookie = { cookie: await unlockCookie(lockedUrl, 'bench password') };
+        const limited = await upload(server.url, token, 'limited.bin', smallBytes, {
+          maxViews: '1000000',
+        });
+        const limitedUrl = `${server.url}/${limited.shortCode}`;
         // Uploaded now: a connection left idle through the rows (wrk blocks this process's event
         // loop) may have been closed by the server without this client noticing yet.
         const big = SMALL_ONLY
@@ -211,15 +251,24 @@ try {
         // Warm-up, not reported: the code paths compiled, connections and caches made.
         wrk(smallUrl, SMALL_CONNECTIONS, '2');
         wrk(`${nginxBase}/small.bin`, SMALL_CONNECTIONS, '1');
-        const pairs: { nginx: Measure; upshot: Measure }[] = [];
+        wrk(lockedUrl, SMALL_CONNECTIONS, '1', cookie);
+        wrk(limitedUrl, SMALL_CONNECTIONS, '1');
+        const pairs: { nginx: Measure; upshot: Measure; locked: Measure; limited: Measure }[] = [];
         for (let round = 0; round < ROUNDS; round++) {
           const nginx = wrk(`${nginxBase}/small.bin`, SMALL_CONNECTIONS);
-          pairs.push({ nginx, upshot: wrk(smallUrl, SMALL_CONNECTIONS) });
+          pairs.push({
+            nginx,
+            upshot: wrk(smallUrl, SMALL_CONNECTIONS),
+            locked: wrk(lockedUrl, SMALL_CONNECTIONS, DURATION, cookie),
+            limited: wrk(limitedUrl, SMALL_CONNECTIONS),
+          });
         }
         console.log(`    10 KiB, ${SMALL_CONNECTIONS} connections, ${ROUNDS} rounds`);
-        for (const { nginx, upshot } of pairs) {
+        for (const { nginx, upshot, locked: l, limited: v } of pairs) {
           console.log(`      nginx   ${rps(nginx)}`);
           console.log(`      Upshot  ${rps(upshot)}  ${pct(upshot.rps, nginx.rps)} of nginx`);
+          console.log(`        password, unlocked  ${rps(l)}  ${pct(l.rps, upshot.rps)} of open`);
+          console.log(`        view-limited        ${rps(v)}  ${pct(v.rps, upshot.rps)} of open`);
         }
         const shares = pairs.map((p) => p.upshot.rps / p.nginx.rps);
         console.log(
@@ -230,6 +279,18 @@ try {
             `(nginx ${fmt(median(pairs.map((p) => p.nginx.rps)), 0)} req/s, ` +
             `p99 ${fmt(median(pairs.map((p) => p.nginx.p99ms)), 2)} ms)`,
         );
+
+        for (const [what, pick] of [
+          ['password, unlocked by its cookie', (p: (typeof pairs)[number]) => p.locked],
+          ['view-limited, every request a view', (p: (typeof pairs)[number]) => p.limited],
+        ] as const) {
+          const of = pairs.map((p) => pick(p).rps / p.upshot.rps);
+          console.log(
+            `      ${what}: ${pct(median(of), 1)} of the open link's req/s ` +
+              `(${fmt(median(pairs.map((p) => pick(p).rps)), 0)} req/s, ` +
+              `p99 ${fmt(median(pairs.map((p) => pick(p).p99ms)), 2)} ms)`,
+          );
+        }
 
         let large: Measure | null = null;
         if (big) {
@@ -246,7 +307,9 @@ try {
         // Every view is counted: at least one per answer wrk received (views may be committed
         // a moment after their answer).
         const answered =
-          pairs.reduce((sum, p) => sum + p.upshot.requests, 0) + (large?.requests ?? 0);
+          pairs.reduce((sum, p) => sum + p.upshot.requests + p.locked.requests, 0) +
+          pairs.reduce((sum, p) => sum + p.limited.requests, 0) +
+          (large?.requests ?? 0);
         let views = 0;
         for (let i = 0; i < 50 && views < answered; i++) {
           if (i > 0) await new Promise((r) => setTimeout(r, 100));
