@@ -1,9 +1,9 @@
 /**
  * Hostile files, as an attacker would upload them: pages, scripts, SVG and XML that script, a
  * PDF with JavaScript, polyglots, an executable named .png, a text file claiming text/html and
- * the other way round, types in capitals or with parameters. Each payload that runs writes
- * XSS_MARK to the console, so a browser test can tell; `served` and `disposition` are the
- * headers Upshot must answer with.
+ * the other way round, types in capitals or with parameters, markup named and typed as a picture,
+ * a video or a sound. Each payload that runs writes XSS_MARK to the console, so a browser test
+ * can tell; `served` and `disposition` are the headers Upshot must answer with.
  */
 export const XSS_MARK = 'upshot-hostile-file-ran';
 
@@ -116,13 +116,47 @@ export const HOSTILE_FILES: HostileFile[] = [
     'image/png',
     'inline',
   ),
+  // A claimed picture, video or sound that begins with markup is stored as the markup it is.
   file(
     'an SVG named .png, claiming image/png',
     'icon.png',
     'image/png',
     `<svg ${SVG} ${ONLOAD}/>`,
-    'image/png',
-    'inline',
+    'image/svg+xml',
+    'attachment',
+  ),
+  file('an HTML page named .png', 'shot.png', 'image/png', HTML, TEXT_HTML, 'attachment'),
+  file(
+    'an SVG behind a byte-order mark and an XML prolog, named .webp',
+    'sticker.webp',
+    'image/webp',
+    `\xef\xbb\xbf\n <?xml version="1.0" encoding="UTF-8"?>\n<!-- drawn by hand -->\n<svg ${SVG} ${ONLOAD}>${SCRIPT}</svg>`,
+    'image/svg+xml',
+    'attachment',
+  ),
+  file(
+    'XML named .jpg',
+    'photo.jpg',
+    'image/jpeg',
+    `<?xml version="1.0"?>\n<data>${XHTML}</data>`,
+    'application/xml',
+    'attachment',
+  ),
+  file(
+    'HTML named .mp4, sent without a type',
+    'movie.mp4',
+    undefined,
+    HTML,
+    TEXT_HTML,
+    'attachment',
+  ),
+  file(
+    'HTML named .mp3',
+    'song.mp3',
+    'audio/mpeg',
+    `<!DOCTYPE html>${HTML}`,
+    TEXT_HTML,
+    'attachment',
   ),
   file(
     'a text file claiming text/html',
@@ -166,9 +200,14 @@ export const HOSTILE_FILES: HostileFile[] = [
     'application/x-shockwave-flash',
     'attachment',
   ),
-  // Shown inline as what it claims: the player's page keeps the file's origin, and nosniff keeps
-  // the page from being read as HTML.
-  file('an HTML page claiming to be a video', 'clip.mp4', 'video/mp4', HTML, 'video/mp4', 'inline'),
+  file(
+    'an HTML page claiming to be a video',
+    'clip.mp4',
+    'video/mp4',
+    HTML,
+    TEXT_HTML,
+    'attachment',
+  ),
 ];
 
 /**

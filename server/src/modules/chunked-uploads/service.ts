@@ -24,6 +24,7 @@ import {
 import type { Clock } from '../../lib/clock.ts';
 import { newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
+import { SNIFF_BYTES, sniffsClaim, storedType } from '../../lib/sniff.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
 import { linkColumns, type LinkColumns, type UploadsService } from '../uploads/index.ts';
 import type { Viewer } from '../../lib/caller.ts';
@@ -376,11 +377,19 @@ export function createChunkedUploadsService(deps: {
         }
         let result: { row: UploadRow; created: boolean };
         try {
+          // Chunks come in any order, may be sent again and land on any instance: the type is
+          // sniffed once, from the joined bytes (one ranged read of their first kilobyte).
+          const mimeType = sniffsClaim(session.mime_type)
+            ? storedType(
+                session.mime_type,
+                await storage.read(session.storage_key, { start: 0, end: SNIFF_BYTES - 1 }),
+              )
+            : session.mime_type;
           result = await uploads.record({
             id: session.id,
             owner,
             filename: session.filename,
-            mimeType: session.mime_type,
+            mimeType,
             size: Number(session.total_size),
             sha256: null,
             link: linkColumnsOf(session, clock.now()),

@@ -16,6 +16,7 @@ import type { FileHasher } from '../../lib/file-hasher.ts';
 import { newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { hashStream, INLINE_HASH_LIMIT, inlineHasher } from '../../lib/hashing.ts';
+import { headCapture, sniffsClaim, storedType } from '../../lib/sniff.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
 import type { Actor, Viewer } from '../../lib/caller.ts';
 import type { AuditService } from '../audit/index.ts';
@@ -243,11 +244,16 @@ export function createUploadsService(deps: {
       const surelyLarge =
         input.requestBytes !== undefined && input.requestBytes > INLINE_HASH_LIMIT + 64 * 1024;
       const hashing = inStore ? inlineHasher(Infinity) : surelyLarge ? null : inlineHasher();
+      const filename = cleanDisplayName(input.filename);
+      const claimed = resolveMimeType(filename, input.mimeType);
+      // A claimed picture, video or sound has its first bytes read as they pass (lib/sniff.ts).
+      const head = sniffsClaim(claimed) ? headCapture() : null;
+      const stages = [head?.stream, hashing?.stream].filter((s) => s !== undefined);
       // pipeline() passes on an error the body had before it was attached, too.
-      if (hashing) pipeline(input.body, hashing.stream, () => {});
+      if (stages.length > 0) pipeline([input.body, ...stages], () => {});
       let size: number;
       try {
-        ({ size } = await storage.put(storageKey, hashing?.stream ?? input.body, {
+        ({ size } = await storage.put(storageKey, stages.at(-1) ?? input.body, {
           maxBytes: ceiling,
         }));
       } catch (err) {
@@ -265,11 +271,10 @@ export function createUploadsService(deps: {
         await storage.delete(storageKey);
         throw err;
       }
-      const filename = cleanDisplayName(input.filename);
       const { row } = await record({
         owner: input.owner,
         filename,
-        mimeType: resolveMimeType(filename, input.mimeType),
+        mimeType: head ? storedType(claimed, head.head()) : claimed,
         size,
         sha256: hashing?.digest() ?? null,
         link: linkColumns(link, clock.now()),
