@@ -103,6 +103,8 @@ describe('the bash upload script', () => {
       expect(help.stdout).toContain(option);
     }
     expect(help.stdout).toContain('--password-prompt');
+    expect(help.stdout).toContain('--name NAME');
+    expect(help.stdout).toContain('A FILE of - uploads standard input');
     expect(fs.readdirSync(s.files)).toEqual([]); // nothing in the name ran
     // The template is ASCII, so no locale can change it.
     const template = fs.readFileSync(new URL('./templates/upshot.sh', import.meta.url));

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Upshot upload script (Linux and macOS: bash 3.2+ and curl), made for one account.
 #
-#   upshot.sh [--private | --public] [--expires WHEN] [--max-views N] [--password-prompt] FILE...
+#   upshot.sh [--private | --public] [--expires WHEN] [--max-views N] [--password-prompt]
+#             [--name NAME] FILE...
 #
 # Uploads each file, prints its link (one per line) and copies the links to the clipboard
 # (wl-copy, xclip or pbcopy). Files over 100 MiB go in chunks; when such an upload is cut
 # short, running the script again on the same file sends only the chunks the server lacks.
+# A FILE of - is standard input (`make 2>&1 | upshot.sh - --name build.log`), named
+# stdin-<UTC time>.txt unless --name says otherwise; it is not resumed.
 # --expires (30m, 12h, 7d, 1y, an ISO date-time, or never) and --max-views (a number, or none)
 # limit the links; --password-prompt reads a password for them from the terminal, without
 # echo, and hands it to curl in a file, never on a command line.
@@ -35,6 +38,11 @@ Uploads each FILE to $url as $username, prints its link and copies the
 link(s) to the clipboard. Files over 100 MiB are sent in chunks; run the same command
 again to resume an interrupted upload.
 
+A FILE of - uploads standard input, for example: some-command | upshot.sh - --name log.txt
+It is named stdin-<UTC time>.txt (stdin-20261128T113000Z.txt) unless --name says
+otherwise, copied to a private temporary file first, and not resumed: an interrupted
+upload of standard input is dropped.
+
 Options:
   --private          make the uploads private (only you can open the links)
   --public           make the uploads public
@@ -43,7 +51,9 @@ Options:
                      or never
   --max-views N      the links work for N views, then stop (none: no limit)
   --password-prompt  ask for a password (typed without echo) that visitors must give
-                     to open the links
+                     to open the links; read from the terminal even when standard
+                     input is piped
+  --name NAME        upload the one FILE (or standard input) under the name NAME
   -h, --help         show this help
 
 What you leave out follows your defaults from Settings (privacy, expiry, view limit).
@@ -62,6 +72,7 @@ privacy=""
 expires=""
 max_views=""
 ask_password=0
+upload_name=""
 files=()
 only_files=0
 while [ "$#" -gt 0 ]; do
@@ -76,13 +87,17 @@ while [ "$#" -gt 0 ]; do
     -h | --help) usage; exit 0 ;;
     --private) privacy=false ;;
     --public) privacy=true ;;
-    --expires=* | --max-views=*) set -- "${arg%%=*}" "${arg#*=}" "$@" ;;
-    --expires | --max-views)
+    --expires=* | --max-views=* | --name=*) set -- "${arg%%=*}" "${arg#*=}" "$@" ;;
+    --expires | --max-views | --name)
       if [ "$#" -eq 0 ] || [ -z "$1" ]; then
         say "$arg needs a value (see --help)"
         exit 2
       fi
-      if [ "$arg" = --expires ]; then expires=$1; else max_views=$1; fi
+      case $arg in
+        --expires) expires=$1 ;;
+        --max-views) max_views=$1 ;;
+        *) upload_name=$1 ;;
+      esac
       shift
       ;;
     --password-prompt) ask_password=1 ;;
@@ -94,6 +109,28 @@ if [ "${#files[@]}" -eq 0 ]; then
   usage >&2
   exit 2
 fi
+stdin_count=0
+for f in "${files[@]}"; do
+  [ "$f" = - ] && stdin_count=$((stdin_count + 1))
+done
+if [ "$stdin_count" -gt 1 ]; then
+  say "standard input (-) can be uploaded once per run"
+  exit 2
+fi
+# The server keeps only the last part of a path and drops control characters: refused here
+# rather than changed without a word.
+case $upload_name in
+  '') ;;
+  *[[:cntrl:]]*) say "--name: control characters are not allowed"; exit 2 ;;
+  */* | *\\*) say "--name takes a file name, not a path: $upload_name"; exit 2 ;;
+  *[![:space:]]*)
+    if [ "${#files[@]}" -gt 1 ]; then
+      say "--name names a single upload: give it with one FILE"
+      exit 2
+    fi
+    ;;
+  *) say "--name needs a value (see --help)"; exit 2 ;;
+esac
 # The expiry goes to the server as given (it knows the formats); it only has to fit a header.
 case $expires in
   *[[:cntrl:]]*) say "--expires: control characters are not allowed"; exit 2 ;;
@@ -126,7 +163,16 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/upshot.XXXXXX") || {
   say "could not create a temporary directory"
   exit 1
 }
-trap 'rm -rf "$work"' EXIT
+# Deletes the session of an upload of standard input that did not complete (after a failure,
+# and on exit, an interruption included): no later run can resume it, and until it expired
+# it would hold its size against the quota. Set by upload_chunked.
+stdin_session=""
+drop_stdin_session() {
+  [ -n "$stdin_session" ] || return 0
+  request -sS --max-time 20 -X DELETE "$url/api/chunked-upload/$stdin_session"
+  stdin_session=""
+}
+trap 'drop_stdin_session; rm -rf "$work"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
@@ -151,7 +197,9 @@ token=$(printf '%s' "$token" | tr -d '\r\n')
 } >"$work/link.curlrc"
 # What a chunked session was started with, kept beside its id: a resumed upload must not get
 # other settings than those asked for (the password is not kept, only whether there is one).
+# The name is added only when given, so that state files written before --name still match.
 link_options="public=$privacy expires=$expires max-views=$max_views password=$ask_password"
+[ -n "$upload_name" ] && link_options="$link_options name=$upload_name"
 # A state file written before there were link options has no link line: none were given.
 no_link_options="public= expires= max-views= password=0"
 
@@ -310,11 +358,11 @@ upload_simple() {
     -F "file=@\"$(dq_escape "$1")\";filename=\"$(dq_escape "$2")\";type=${3:-application/octet-stream}" \
     "$url/api/upload"
   if [ "$curl_rc" -ne 0 ] || [ "$status" != 201 ]; then
-    fail_request "$1"
+    fail_request "$label"
     return 1
   fi
   link=$(json_string url "$body")
-  [ -n "$link" ] || { say "$1: the server's answer has no link"; return 1; }
+  [ -n "$link" ] || { say "$label: the server's answer has no link"; return 1; }
 }
 
 # --- chunked upload --------------------------------------------------------------------------
@@ -331,7 +379,7 @@ send_chunk() {
   tail -c +$((offset + 1)) -- "$file" 2>/dev/null | head -c "$size" >"$work/chunk"
   got=$(byte_count "$work/chunk")
   if [ "$got" != "$size" ]; then
-    say "$file: could not read chunk $((index + 1)) (the file changed or cannot be read)"
+    say "$label: could not read chunk $((index + 1)) (the file changed or cannot be read)"
     return 2
   fi
   while :; do
@@ -357,7 +405,7 @@ send_chunk() {
       attempt=$((attempt + 1))
       continue
     fi
-    fail_request "$file"
+    fail_request "$label"
     return 1
   done
 }
@@ -373,7 +421,7 @@ complete_upload() {
     if [ "$curl_rc" -eq 0 ] && { [ "$status" = 201 ] || [ "$status" = 200 ]; }; then
       link=$(json_string url "$body")
       [ -n "$link" ] && return 0
-      say "$1: the server's answer has no link"
+      say "$label: the server's answer has no link"
       return 1
     fi
     if { transient || [ "$status" = 409 ]; } && [ "$attempt" -lt 6 ]; then
@@ -381,7 +429,7 @@ complete_upload() {
       attempt=$((attempt + 1))
       continue
     fi
-    fail_request "$1"
+    fail_request "$label"
     return 1
   done
 }
@@ -420,14 +468,14 @@ init_upload() {
       esac
     fi
     if [ "$curl_rc" -ne 0 ] || [ "$status" != 201 ]; then
-      fail_request "$1"
+      fail_request "$label"
       return 1
     fi
     upload_id=$(json_string uploadId "$body")
     chunk_size=$(json_number chunkSize "$body")
     if [ -z "$upload_id" ] || [ -z "$chunk_size" ] || [ "$chunk_size" -le 0 ] ||
       [ $(((file_size + chunk_size - 1) / chunk_size)) != "$total_chunks" ]; then
-      say "$1: the server's answer to the start of the upload is not understood"
+      say "$label: the server's answer to the start of the upload is not understood"
       return 1
     fi
     received=" "
@@ -441,12 +489,12 @@ resume_upload() {
   local total have count=0 n
   request -sS "$url/api/chunked-upload/$upload_id"
   if [ "$curl_rc" -eq 0 ] && [ "$status" = 404 ]; then
-    say "$1: the earlier upload session is gone (expired or removed); starting over"
+    say "$label: the earlier upload session is gone (expired or removed); starting over"
     upload_id=""
     return 0
   fi
   if [ "$curl_rc" -ne 0 ] || [ "$status" != 200 ]; then
-    fail_request "$1"
+    fail_request "$label"
     return 1
   fi
   total=$(json_number totalSize "$body")
@@ -465,13 +513,17 @@ resume_upload() {
   say "Resuming upload: $count of $total_chunks chunks already on the server"
 }
 
-# upload_chunked FILE NAME MIME ABSPATH MTIME: prints the link.
+# upload_chunked FILE NAME MIME [ABSPATH MTIME]: prints the link. Without ABSPATH (standard
+# input, which a later run cannot read again) nothing is kept for resuming, and the session is
+# noted in stdin_session for drop_stdin_session until it completes.
 upload_chunked() {
-  local file=$1 key state saved_key saved_id saved_link i rc
+  local file=$1 key state="" saved_key saved_id saved_link i rc
   upload_id=""
-  key="$url|$file_size|$5|$4"
-  state="$state_dir/$(hash_key "$key")"
-  if [ -f "$state" ]; then
+  if [ -n "${4:-}" ]; then
+    key="$url|$file_size|$5|$4"
+    state="$state_dir/$(hash_key "$key")"
+  fi
+  if [ -n "$state" ] && [ -f "$state" ]; then
     saved_key="" saved_id="" saved_link=""
     { IFS= read -r saved_key; IFS= read -r saved_id; IFS= read -r saved_link; } <"$state"
     [ -n "$saved_link" ] || saved_link="link=$no_link_options"
@@ -480,10 +532,10 @@ upload_chunked() {
       if [ "$saved_link" = "link=$link_options" ]; then
         resume_upload "$file" || return 1
         if [ -n "$upload_id" ] && [ "$ask_password" = 1 ]; then
-          say "$file: the link password typed when this upload started applies; not asking again"
+          say "$label: the link password typed when this upload started applies; not asking again"
         fi
       else
-        say "$file: the link options differ from the interrupted upload's; starting over"
+        say "$label: the link options differ from the interrupted upload's; starting over"
         request -sS -X DELETE "$url/api/chunked-upload/$upload_id"
         upload_id=""
       fi
@@ -492,12 +544,14 @@ upload_chunked() {
   fi
   if [ -z "$upload_id" ]; then
     init_upload "$file" "$2" "$3" || return 1
-    if mkdir -p -- "$state_dir" 2>/dev/null &&
+    if [ -z "$state" ]; then
+      stdin_session=$upload_id
+    elif mkdir -p -- "$state_dir" 2>/dev/null &&
       printf 'key=%s\nupload_id=%s\nlink=%s\n' "$key" "$upload_id" "$link_options" >"$state.tmp" &&
       mv -f -- "$state.tmp" "$state"; then
       :
     else
-      say "$file: note: cannot write $state_dir; an interrupted upload will start over"
+      say "$label: note: cannot write $state_dir; an interrupted upload will start over"
     fi
   fi
 
@@ -516,7 +570,27 @@ upload_chunked() {
     i=$((i + 1))
   done
   complete_upload "$file" || return 1
-  rm -f -- "$state"
+  stdin_session=""
+  [ -z "$state" ] || rm -f -- "$state"
+}
+
+# --- standard input --------------------------------------------------------------------------
+
+# read_stdin: copies standard input to a file in the private working directory (0600, by the
+# umask), so that its size picks a simple or a chunked upload and chunks can be read again.
+# Sets stdin_name, the name it gets without --name.
+read_stdin() {
+  stdin_name="stdin-$(date -u +%Y%m%dT%H%M%SZ).txt"
+  [ -t 0 ] && say "reading standard input; end it with Ctrl-D"
+  if ! cat >"$work/stdin"; then
+    say "standard input: could not copy it to $work (is the disk full?)"
+    return 1
+  fi
+  # Most often a command before the pipe that failed: an empty upload would hide that.
+  if [ ! -s "$work/stdin" ]; then
+    say "standard input is empty; nothing uploaded"
+    return 1
+  fi
 }
 
 # --- main ------------------------------------------------------------------------------------
@@ -528,7 +602,14 @@ for f in "${files[@]}"; do
     failed=1
     break
   fi
-  if [ ! -e "$f" ]; then
+  label=$f
+  from_stdin=0
+  if [ "$f" = - ]; then
+    label="standard input"
+    from_stdin=1
+    f=$work/stdin
+    read_stdin || { rm -f -- "$f"; failed=1; continue; }
+  elif [ ! -e "$f" ]; then
     say "file not found: $f"
     failed=1
     continue
@@ -553,16 +634,27 @@ for f in "${files[@]}"; do
       continue
       ;;
   esac
-  name=$(basename -- "$f")
+  if [ -n "$upload_name" ]; then
+    name=$upload_name
+  elif [ "$from_stdin" = 1 ]; then
+    name=$stdin_name
+  else
+    name=$(basename -- "$f")
+  fi
   mime=$(guess_mime "$f")
   link=""
   [ "$interactive" = 1 ] && say "uploading $name"
+  sent=1
   if [ "$file_size" -le "$simple_limit" ]; then
-    upload_simple "$f" "$name" "$mime" || { failed=1; continue; }
+    upload_simple "$f" "$name" "$mime" || sent=0
+  elif [ "$from_stdin" = 1 ]; then
+    upload_chunked "$f" "$name" "$mime" || { drop_stdin_session; sent=0; }
   else
     abs=$(absolute_path "$f") || abs=$f
-    upload_chunked "$f" "$name" "$mime" "$abs" "$mtime" || { failed=1; continue; }
+    upload_chunked "$f" "$name" "$mime" "$abs" "$mtime" || sent=0
   fi
+  [ "$from_stdin" = 1 ] && rm -f -- "$f"
+  [ "$sent" = 1 ] || { failed=1; continue; }
   printf '%s\n' "$link"
   if [ -z "$links" ]; then links=$link; else links="$links
 $link"; fi
