@@ -24,9 +24,14 @@ export const UserStats = z
         filename: z.string(),
         views: z.number().int(),
         shortCode: z.string(),
-        /** Its public link; a private upload opens through a signed access URL. */
+        /**
+         * Its public link; a private upload, or one with a view limit or a password, opens for
+         * its owner through a signed access URL (no view spent, no password form).
+         */
         url: z.string(),
         isPublic: z.boolean(),
+        maxViews: z.number().int().nullable(),
+        hasPassword: z.boolean(),
       }),
     ),
     fileTypeBreakdown: z.array(TypeCount),

@@ -55,6 +55,8 @@ const busyUser = () =>
         shortCode: 'abc234',
         url: 'https://share.example.com/holiday',
         isPublic: true,
+        maxViews: null,
+        hasPassword: false,
       },
       {
         id: 'b',
@@ -63,6 +65,28 @@ const busyUser = () =>
         shortCode: 'def567',
         url: 'https://share.example.com/def567',
         isPublic: false,
+        maxViews: null,
+        hasPassword: false,
+      },
+      {
+        id: 'c',
+        filename: 'once.mp4',
+        views: 2,
+        shortCode: 'ghj789',
+        url: 'https://share.example.com/ghj789',
+        isPublic: true,
+        maxViews: 5,
+        hasPassword: false,
+      },
+      {
+        id: 'd',
+        filename: 'locked.zip',
+        views: 1,
+        shortCode: 'kmn234',
+        url: 'https://share.example.com/kmn234',
+        isPublic: true,
+        maxViews: null,
+        hasPassword: true,
       },
     ],
     fileTypeBreakdown: [
@@ -156,6 +180,8 @@ describe('Dashboard: the user part', () => {
     ).toEqual([
       ['holiday.png', '900'],
       ['secret.pdf', '300'],
+      ['once.mp4', '2'],
+      ['locked.zip', '1'],
     ]);
     const link = within(table).getByRole('link', { name: 'holiday.png' });
     expect(link).toHaveAttribute('href', 'https://share.example.com/holiday');
@@ -170,6 +196,21 @@ describe('Dashboard: the user part', () => {
       expect(tab.location.href).toBe('https://share.example.com/def567?expires=1&signature=abc'),
     );
     expect(new URL(sent('uploadAccessUrl')[0]!.url).pathname).toBe('/api/uploads/b/access-url');
+
+    // So does a public one with a view limit or a password: the owner's look spends no view
+    // and meets no password form.
+    for (const [name, id] of [
+      ['once.mp4', 'c'],
+      ['locked.zip', 'd'],
+    ]) {
+      expect(within(table).queryByRole('link', { name })).toBeNull();
+      await user.click(within(table).getByRole('button', { name }));
+      await waitFor(() =>
+        expect(sent('uploadAccessUrl').map((r) => new URL(r.url).pathname)).toContain(
+          `/api/uploads/${id}/access-url`,
+        ),
+      );
+    }
   });
 
   it('shows each file type with its label, count and a whole-number percentage bar', async () => {

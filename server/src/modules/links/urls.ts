@@ -94,14 +94,18 @@ export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) 
       return thumbBase(row) + signedQuery('thumbnail', row.id, expires);
     },
 
-    /** Signed links to the file and its thumbnail, valid ttlMs. */
+    /**
+     * Signed links to the file and its thumbnail, valid ttlMs, and never past the link's own
+     * expiry: a signature cannot promise what the link will no longer do.
+     */
     accessUrls(
-      row: Pick<UploadRow, 'id' | 'vanity_url' | 'short_code'>,
+      row: Pick<UploadRow, 'id' | 'vanity_url' | 'short_code' | 'expires_at'>,
       now: number,
       hasThumbnail: boolean,
       ttlMs = ACCESS_URL_TTL_MS,
     ) {
-      const expires = now + ttlMs;
+      const linkEnds = row.expires_at === null ? Infinity : Date.parse(row.expires_at);
+      const expires = Math.max(now, Math.min(now + ttlMs, linkEnds));
       return {
         url: fileUrl(row) + signedQuery('file', row.id, expires),
         thumbnailUrl: hasThumbnail

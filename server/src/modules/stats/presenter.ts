@@ -17,6 +17,8 @@ export function toUserStatsResponse(
       shortCode: r.short_code,
       url: urls.url(r),
       isPublic: r.is_public === 1,
+      maxViews: r.max_views === null ? null : Number(r.max_views),
+      hasPassword: Boolean(r.has_password),
     })),
     fileTypeBreakdown: s.types,
     uploadsPerDay: s.days,

@@ -32,7 +32,16 @@ export function createStatsRepository(db: Db) {
     mostViewed(userId: string, limit: number) {
       return db
         .selectFrom('uploads')
-        .select(['id', 'original_filename', 'views', 'short_code', 'vanity_url', 'is_public'])
+        .select([
+          'id',
+          'original_filename',
+          'views',
+          'short_code',
+          'vanity_url',
+          'is_public',
+          'max_views',
+        ])
+        .select((eb) => eb('password_hash', 'is not', null).as('has_password'))
         .where('user_id', '=', userId)
         .where('views', '>', 0)
         .orderBy('views', 'desc')

@@ -116,6 +116,8 @@ describe('GET /api/stats', () => {
       shortCode: up.shortCode,
       url: `${PUBLIC_URL}/${up.shortCode}`,
       isPublic,
+      maxViews: null,
+      hasPassword: false,
     });
 
     const body = await statsOf(ctx, auth);
@@ -233,6 +235,8 @@ describe('GET /api/stats', () => {
       shortCode: ups[7]!.shortCode,
       url: `${PUBLIC_URL}/Most-Seen`,
       isPublic: true,
+      maxViews: null,
+      hasPassword: false,
     });
     const few = await signIn(ctx);
     const seen = await put(ctx, few.auth, 'seen.txt', 1, 'text/plain');
@@ -246,7 +250,28 @@ describe('GET /api/stats', () => {
         shortCode: seen.shortCode,
         url: `${PUBLIC_URL}/${seen.shortCode}`,
         isPublic: true,
+        maxViews: null,
+        hasPassword: false,
       },
+    ]);
+  });
+
+  it("says which entries have a view limit or a password, so the owner's look spends none", async () => {
+    const { auth } = await signIn(ctx);
+    const limited = await put(ctx, auth, 'limited.txt', 1, 'text/plain', { maxViews: '5' });
+    const locked = await put(ctx, auth, 'locked.txt', 1, 'text/plain', { password: 'hunter22' });
+    await view(ctx, limited, 2);
+    await view(ctx, locked, 1, { 'x-upshot-password': 'hunter22' });
+    const entries = (await statsOf(ctx, auth)).mostViewed;
+    expect(
+      entries.map((m: { filename: string; maxViews: number | null; hasPassword: boolean }) => [
+        m.filename,
+        m.maxViews,
+        m.hasPassword,
+      ]),
+    ).toEqual([
+      ['limited.txt', 5, false],
+      ['locked.txt', null, true],
     ]);
   });
 

@@ -240,6 +240,30 @@ describe('signed links of a chosen life', () => {
       expect(bad.json().message, ttl).toMatch(/^ttl: /);
     }
   });
+
+  it("end no later than the link's own expiry", async () => {
+    const expiresAt = inDays(2);
+    const up = await uploadWith(ctx, owner, { isPublic: 'false', expires: expiresAt });
+    const res = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/uploads/${up.id}/access-url?ttl=${(7 * DAY) / 1000}`,
+      headers: owner,
+    });
+    expect(res.statusCode).toBe(200);
+    const signed = res.json<{ url: string; expiresAt: string }>();
+    expect(signed.expiresAt).toBe(expiresAt);
+    expect(new URL(signed.url).searchParams.get('expires')).toBe(String(Date.parse(expiresAt)));
+    // A shorter life than the link's is kept as asked.
+    const short = await ctx.app.inject({
+      method: 'GET',
+      url: `/api/uploads/${up.id}/access-url?ttl=60`,
+      headers: owner,
+    });
+    const left =
+      Date.parse(short.json<{ expiresAt: string }>().expiresAt) - ctx.clock.now().getTime();
+    expect(left).toBeGreaterThan(58_000);
+    expect(left).toBeLessThanOrEqual(60_000);
+  });
 });
 
 describe("the preferences' defaults", () => {

@@ -2,3 +2,4 @@
 export { UploadsView } from './components/uploads-view.tsx';
 export { useOpenUpload } from './hooks/use-open-upload.ts';
 export { FILE_TYPE_LABELS } from './labels.ts';
+export { opensSigned } from './link-status.ts';

@@ -9,7 +9,7 @@ import {
   TableRow,
 } from '../../../components/ui/table.tsx';
 import { formatCount } from '../../../lib/format.ts';
-import { useOpenUpload } from '../../uploads/index.ts';
+import { opensSigned, useOpenUpload } from '../../uploads/index.ts';
 import { StatsSection } from './stats-section.tsx';
 
 type MostViewed = UserStats['mostViewed'][number];
@@ -19,9 +19,13 @@ type OpenUpload = ReturnType<typeof useOpenUpload>;
 const linkClass =
   'block max-w-full truncate text-left font-medium underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none';
 
-/** A public file is a real link (middle-click works); a private one first fetches a signed link. */
+/**
+ * A file anyone may open is a real link (middle-click works). A private one, or one with a view
+ * limit or a password, first fetches a signed link: the owner's look spends no view and meets
+ * no password form.
+ */
 function FileLink({ upload, onOpen }: { upload: MostViewed; onOpen: OpenUpload }) {
-  if (upload.isPublic) {
+  if (!opensSigned(upload)) {
     return (
       <a
         href={upload.url}
@@ -36,10 +40,12 @@ function FileLink({ upload, onOpen }: { upload: MostViewed; onOpen: OpenUpload }
   }
   return (
     <span className="flex min-w-0 items-center gap-1.5">
-      <Lock aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" />
+      {!upload.isPublic && (
+        <Lock aria-hidden="true" className="size-3.5 shrink-0 text-muted-foreground" />
+      )}
       <button
         type="button"
-        title={`${upload.filename} (private)`}
+        title={upload.isPublic ? upload.filename : `${upload.filename} (private)`}
         className={linkClass}
         onClick={() => void onOpen(upload)}
       >
