@@ -1,6 +1,9 @@
-// Public or Private, as a segmented control's options: the upload dialog, Link settings and the
-// default in Settings offer the same two.
+// Public or Private, as a segmented control's options, and the field that offers them for one
+// link or a batch: the upload dialog and Link settings say it alike; Settings' default uses the
+// options under its own label.
 import { Globe, Lock } from 'lucide-react';
+import { FormField } from './form-field.tsx';
+import { SegmentedControl } from './ui/segmented-control.tsx';
 
 export type Privacy = 'public' | 'private';
 
@@ -24,3 +27,31 @@ export const PRIVACY_OPTIONS = [
     ),
   },
 ] as const;
+
+export function PrivacyField({
+  isPublic,
+  onChange,
+  disabled,
+  error,
+}: {
+  isPublic: boolean;
+  onChange: (isPublic: boolean) => void;
+  disabled?: boolean;
+  error?: string | null;
+}) {
+  return (
+    <FormField
+      layout="row"
+      label="Privacy"
+      hint={isPublic ? 'Anyone with the link can open it' : 'Only you can open it'}
+      error={error}
+    >
+      <SegmentedControl
+        value={isPublic ? 'public' : 'private'}
+        options={PRIVACY_OPTIONS}
+        onValueChange={(value) => onChange(value === 'public')}
+        disabled={disabled}
+      />
+    </FormField>
+  );
+}

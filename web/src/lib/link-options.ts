@@ -52,6 +52,13 @@ export function parseViewLimit(text: string): number | null | undefined {
   return value >= 1 && value <= MAX_VIEWS_LIMIT ? value : undefined;
 }
 
+export const PASSWORD_ENDS_ERROR = 'Must not begin or end with a space';
+
+/** What is wrong with a link password as typed (the server's rule), or null. */
+export function passwordProblem(text: string): string | null {
+  return text.trim() === text ? null : PASSWORD_ENDS_ERROR;
+}
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;

@@ -3,6 +3,7 @@ import type { UpdateUploadRequest, Upload } from '@upshot/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { formatDate } from '../lib/format.ts';
+import { deferred } from '../test/fetch-mock.ts';
 import { makeUpload } from '../test/fixtures.ts';
 import { refuse, type Answers } from '../test/mock-api.ts';
 import { renderUploads, uploadsPage } from '../test/uploads.ts';
@@ -45,8 +46,8 @@ describe('Link settings dialog', () => {
     expect(within(dialog).getByRole('radio', { name: 'Public' })).toBeChecked();
     const expires = within(dialog).getByRole('combobox', { name: 'Expires' });
     expect(expires).toHaveDisplayValue(`Keep: ${formatDate(upload.expiresAt!)}`);
-    const limit = within(dialog).getByRole('spinbutton', { name: 'View limit' });
-    expect(limit).toHaveValue(5);
+    const limit = within(dialog).getByRole('textbox', { name: 'View limit' });
+    expect(limit).toHaveValue('5');
     expect(limit).toHaveAccessibleDescription(/3 of 5 used so far/);
     expect(within(dialog).getByRole('radio', { name: 'Keep' })).toBeChecked();
     expect(within(dialog).getByRole('button', { name: 'Save' })).toBeDisabled();
@@ -69,7 +70,7 @@ describe('Link settings dialog', () => {
       within(dialog).getByRole('combobox', { name: 'Expires' }),
       'In 7 days',
     );
-    await user.type(within(dialog).getByRole('spinbutton', { name: 'View limit' }), '10');
+    await user.type(within(dialog).getByRole('textbox', { name: 'View limit' }), '10');
     await user.click(within(dialog).getByRole('radio', { name: 'Set' }));
     const password = within(dialog).getByLabelText('New password');
     expect(password).toHaveFocus();
@@ -96,7 +97,7 @@ describe('Link settings dialog', () => {
     const { user, bodies } = renderUploads(answers(guarded()));
     const { dialog } = await openSettings(user, 'guarded.zip');
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Expires' }), 'Never');
-    await user.clear(within(dialog).getByRole('spinbutton', { name: 'View limit' }));
+    await user.clear(within(dialog).getByRole('textbox', { name: 'View limit' }));
     await user.click(within(dialog).getByRole('radio', { name: 'Remove' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
@@ -134,7 +135,7 @@ describe('Link settings dialog', () => {
       answers(guarded(), { updateUpload: refuse(400, 'maxViews: must be at most 1000000') }),
     );
     const { dialog } = await openSettings(user, 'guarded.zip');
-    const limit = within(dialog).getByRole('spinbutton', { name: 'View limit' });
+    const limit = within(dialog).getByRole('textbox', { name: 'View limit' });
     await user.clear(limit);
     await user.type(limit, '7');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
@@ -145,7 +146,7 @@ describe('Link settings dialog', () => {
     expect(within(dialog).getByRole('button', { name: 'Save' })).toBeEnabled();
   });
 
-  it('shows a refusal that names no field on the form', async () => {
+  it('shows a refusal that names no field on the form, once: no toast beside it', async () => {
     const { user } = renderUploads(
       answers(guarded(), { updateUpload: refuse(404, 'Upload not found') }),
     );
@@ -153,6 +154,24 @@ describe('Link settings dialog', () => {
     await user.click(within(dialog).getByRole('radio', { name: 'Private' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Upload not found');
+    expect(screen.getAllByText('Upload not found')).toHaveLength(1);
+  });
+
+  it('cannot be dismissed while saving', async () => {
+    const answer = deferred<Upload>();
+    const upload = guarded();
+    const { user } = renderUploads(answers(upload, { updateUpload: () => answer.promise }));
+    const { dialog, button } = await openSettings(user, 'guarded.zip');
+    await user.click(within(dialog).getByRole('radio', { name: 'Private' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByRole('button', { name: 'Saving...' })).toBeDisabled();
+    expect(within(dialog).queryByRole('button', { name: 'Close' })).toBeNull();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog', { name: 'Link settings' })).toBeInTheDocument();
+
+    answer.resolve({ ...upload, isPublic: false });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(button).toHaveFocus();
   });
 
   it('asks for the new password before sending anything', async () => {
@@ -162,6 +181,12 @@ describe('Link settings dialog', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(within(dialog).getByLabelText('New password')).toHaveAccessibleDescription(
       'Type the new password',
+    );
+    // One with a space at an end is refused as the server would, before it is sent.
+    await user.type(within(dialog).getByLabelText('New password'), ' padded ');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByLabelText('New password')).toHaveAccessibleDescription(
+      'Must not begin or end with a space',
     );
     expect(writes()).toEqual([]);
   });

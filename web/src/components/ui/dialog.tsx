@@ -34,16 +34,20 @@ export function DialogOverlay({
 /**
  * Closing returns focus to what had it when the dialog opened (the button that opened it), as
  * Radix does only for a DialogTrigger; an `onCloseAutoFocus` that prevents the default decides
- * itself.
+ * itself. While `busy` (sending), the dialog cannot be dismissed: no close button, and Escape
+ * or a click outside does nothing; its own buttons say what can be done.
  */
 export function DialogContent({
   className,
   children,
   showCloseButton = true,
+  busy = false,
   onOpenAutoFocus,
   onCloseAutoFocus,
+  onEscapeKeyDown,
+  onInteractOutside,
   ...props
-}: ComponentProps<typeof DialogPrimitive.Content> & { showCloseButton?: boolean }) {
+}: ComponentProps<typeof DialogPrimitive.Content> & { showCloseButton?: boolean; busy?: boolean }) {
   const opener = useRef<Element | null>(null);
   return (
     <DialogPrimitive.Portal>
@@ -54,6 +58,15 @@ export function DialogContent({
           opener.current = document.activeElement;
           onOpenAutoFocus?.(event);
         }}
+        onEscapeKeyDown={(event) => {
+          if (busy) event.preventDefault();
+          onEscapeKeyDown?.(event);
+        }}
+        onInteractOutside={(event) => {
+          if (busy) event.preventDefault();
+          onInteractOutside?.(event);
+        }}
+        aria-busy={busy || undefined}
         onCloseAutoFocus={(event) => {
           onCloseAutoFocus?.(event);
           const element = opener.current;
@@ -71,7 +84,7 @@ export function DialogContent({
         {...props}
       >
         {children}
-        {showCloseButton && (
+        {showCloseButton && !busy && (
           <DialogPrimitive.Close
             data-slot="dialog-close"
             className="absolute top-4 right-4 rounded-sm opacity-70 transition-opacity hover:opacity-100 focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none disabled:pointer-events-none [&_svg]:size-4"

@@ -39,6 +39,8 @@ export const uploadsApi = {
     api.call('updateUpload', { params: { id }, body: changes }),
   batchPrivacy: ({ uploadIds, isPublic }: { uploadIds: string[]; isPublic: boolean }) =>
     api.call('batchPrivacy', { body: { uploadIds, isPublic } }),
+  /** Gives up a chunked session: the server forgets it and drops its chunks. */
+  abortChunked: (uploadId: string) => api.call('chunkedAbort', { params: { uploadId } }),
   /** A signed link that opens the file for `ttl` seconds (the server's default: 10 minutes). */
   accessUrl: (id: string, ttl?: number) =>
     api.call('uploadAccessUrl', { params: { id }, query: { ttl } }),

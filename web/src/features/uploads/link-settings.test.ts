@@ -54,6 +54,19 @@ describe('linkChanges', () => {
     });
   });
 
+  it("reads a datetime-local value as the viewer's time (the suite runs in UTC)", () => {
+    expect(Intl.DateTimeFormat().resolvedOptions().timeZone).toBe('UTC');
+    expect(toLocalInput(new Date('2030-12-04T17:01:30Z'))).toBe('2030-12-04T17:01');
+    const form = {
+      ...initialLinkForm(makeUpload()),
+      expiry: 'date',
+      expiryDate: '2030-12-04T17:01',
+    };
+    expect(linkChanges(makeUpload(), form, now)).toEqual({
+      changes: { expiresAt: '2030-12-04T17:01:00.000Z' },
+    });
+  });
+
   it("takes a date in the viewer's time, and only in the future", () => {
     const upload = makeUpload();
     const at = new Date(now + 5 * 24 * HOUR);

@@ -2,7 +2,7 @@
 // and where a refusal belongs.
 import type { UpdateUploadRequest, Upload } from '@upshot/contract';
 import { durationMs, NEVER_EXPIRES } from '@upshot/contract/constants';
-import { parseViewLimit, VIEW_LIMIT_ERROR } from '../../lib/link-options.ts';
+import { parseViewLimit, passwordProblem, VIEW_LIMIT_ERROR } from '../../lib/link-options.ts';
 
 /** Keep the expiry as it is, or pick a moment on the calendar. */
 export const KEEP = 'keep';
@@ -80,7 +80,9 @@ export function linkChanges(
 
   if (form.password === 'remove' && upload.hasPassword) changes.password = null;
   if (form.password === 'set') {
-    if (form.newPassword === '') errors.password = 'Type the new password';
+    const problem =
+      form.newPassword === '' ? 'Type the new password' : passwordProblem(form.newPassword);
+    if (problem) errors.password = problem;
     else changes.password = form.newPassword;
   }
   return Object.keys(errors).length > 0 ? { errors } : { changes };

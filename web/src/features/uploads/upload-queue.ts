@@ -19,6 +19,8 @@ export type QueueItem = {
   error?: string;
   /** The chunked session of an earlier attempt, resumed when the file is tried again. */
   chunkedUploadId?: string;
+  /** The link options that session was opened with (its upload will have those). */
+  chunkedLink?: string;
 };
 
 let nextId = 0;

@@ -12,6 +12,7 @@ import { PRIVACY_OPTIONS, type Privacy } from '../../../components/privacy-optio
 import { SectionCard } from '../../../components/section-card.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Input } from '../../../components/ui/input.tsx';
+import { ViewLimitInput } from '../../../components/view-limit-input.tsx';
 import { NativeSelect } from '../../../components/ui/native-select.tsx';
 import { SegmentedControl } from '../../../components/ui/segmented-control.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
@@ -233,12 +234,7 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
         hint="How many views a new upload's link allows; empty for no limit"
         error={maxViewsValid ? null : `${VIEW_LIMIT_ERROR}: this value will not be saved`}
       >
-        <Input
-          type="number"
-          inputMode="numeric"
-          min={1}
-          step={1}
-          placeholder="No limit"
+        <ViewLimitInput
           className="w-40"
           value={maxViewsText}
           onChange={(event) => {

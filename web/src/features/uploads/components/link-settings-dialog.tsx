@@ -4,7 +4,7 @@ import type { UpdateUploadRequest, Upload } from '@upshot/contract';
 import { LINK_PASSWORD_MAX, NEVER_EXPIRES } from '@upshot/contract/constants';
 import { useState, type FormEvent } from 'react';
 import { FormError, FormField } from '../../../components/form-field.tsx';
-import { PRIVACY_OPTIONS } from '../../../components/privacy-options.tsx';
+import { PrivacyField } from '../../../components/privacy-options.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -15,6 +15,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog.tsx';
 import { Input } from '../../../components/ui/input.tsx';
+import { ViewLimitInput } from '../../../components/view-limit-input.tsx';
 import { NativeSelect } from '../../../components/ui/native-select.tsx';
 import { SegmentedControl } from '../../../components/ui/segmented-control.tsx';
 import { formatDate } from '../../../lib/format.ts';
@@ -46,13 +47,16 @@ export function LinkSettingsDialog({
   onOpenChange,
   onSave,
 }: LinkSettingsDialogProps) {
+  const [saving, setSaving] = useState(false);
   return (
-    <Dialog open={open && upload !== null} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-md">
+    <Dialog open={open && upload !== null} onOpenChange={(next) => saving || onOpenChange(next)}>
+      <DialogContent className="sm:max-w-md" busy={saving}>
         {upload && (
           <LinkSettingsForm
             key={upload.id}
             upload={upload}
+            saving={saving}
+            onSavingChange={setSaving}
             onClose={() => onOpenChange(false)}
             onSave={onSave}
           />
@@ -83,16 +87,20 @@ function currentExpiry(expiresAt: string | null): string {
 
 function LinkSettingsForm({
   upload,
+  saving,
+  onSavingChange: setSaving,
   onClose,
   onSave,
 }: {
   upload: Upload;
+  /** Held by the dialog, which cannot be dismissed meanwhile. */
+  saving: boolean;
+  onSavingChange: (saving: boolean) => void;
   onClose: () => void;
   onSave: LinkSettingsDialogProps['onSave'];
 }) {
   const [form, setForm] = useState<LinkForm>(() => initialLinkForm(upload));
   const [errors, setErrors] = useState<LinkErrors>({});
-  const [saving, setSaving] = useState(false);
   const now = Date.now();
   const result = linkChanges(upload, form, now);
   const unchanged = 'changes' in result && Object.keys(result.changes).length === 0;
@@ -125,19 +133,12 @@ function LinkSettingsForm({
         </DialogDescription>
       </DialogHeader>
 
-      <FormField
-        layout="row"
-        label="Privacy"
-        hint={form.isPublic ? 'Anyone with the link can open it' : 'Only you can open it'}
+      <PrivacyField
+        isPublic={form.isPublic}
+        onChange={(isPublic) => edit({ isPublic }, 'isPublic')}
+        disabled={saving}
         error={errors.isPublic}
-      >
-        <SegmentedControl
-          value={form.isPublic ? 'public' : 'private'}
-          options={PRIVACY_OPTIONS}
-          onValueChange={(value) => edit({ isPublic: value === 'public' }, 'isPublic')}
-          disabled={saving}
-        />
-      </FormField>
+      />
 
       <FormField
         label="Expires"
@@ -173,12 +174,7 @@ function LinkSettingsForm({
       )}
 
       <FormField label="View limit" hint={viewLimitHint(upload)} error={errors.maxViews}>
-        <Input
-          type="number"
-          inputMode="numeric"
-          min={1}
-          step={1}
-          placeholder="No limit"
+        <ViewLimitInput
           value={form.maxViews}
           onChange={(event) => edit({ maxViews: event.target.value }, 'maxViews')}
           disabled={saving}

@@ -9,7 +9,7 @@ import {
   makeUploadResponse,
 } from '../../../test/fixtures.ts';
 import { formatDate } from '../../../lib/format.ts';
-import { refuse, reply } from '../../../test/mock-api.ts';
+import { noContent, refuse, reply } from '../../../test/mock-api.ts';
 import { findRow, renderDialog, row } from '../../../test/upload-dialog.tsx';
 import { mockXhr, type FakeXhrRequest } from '../../../test/xhr-mock.ts';
 
@@ -74,8 +74,8 @@ describe('UploadDialog: link choices', () => {
         .map((option) => option.textContent),
     ).toEqual(['Never (default)', '1 hour', '1 day', '7 days', '30 days']);
     await user.selectOptions(expires, '7 days');
-    const limit = within(dialog).getByRole('spinbutton', { name: 'View limit' });
-    expect(limit).toHaveValue(10);
+    const limit = within(dialog).getByRole('textbox', { name: 'View limit' });
+    expect(limit).toHaveValue('10');
     await user.clear(limit);
     await user.type(within(dialog).getByLabelText('Password'), 's3cret pass');
     expect(within(dialog).getByRole('button', { name: /^Link options/ })).toHaveTextContent(
@@ -125,22 +125,88 @@ describe('UploadDialog: link choices', () => {
     ]);
   });
 
+  it('starts a chunked file again, not resumed, when it is retried with other choices', async () => {
+    const config = makeServerConfig({ maxSimpleUploadBytes: 2000, chunkSize: 1000 });
+    let failChunk1 = true;
+    const sessions = ['up1', 'up2'];
+    mockXhr((request) => {
+      if (request.body.get('chunkIndex') === '1' && failChunk1) return request.fail();
+      request.respond(204);
+    });
+    const { user, dialog, input, bodies, sent } = renderDialog({
+      config,
+      sleep: async () => {},
+      answers: {
+        ...withPreferences(),
+        chunkedInit: () =>
+          reply(201, { uploadId: sessions.shift()!, chunkSize: 1000, expiresAt: '2030-01-01' }),
+        chunkedStatus: refuse(404, 'Upload session not found'),
+        chunkedAbort: noContent(),
+        chunkedComplete: reply(201, created(makeUpload({ originalFilename: 'log.txt' }))),
+      },
+    });
+    await user.upload(input, [new File(['x'.repeat(2500)], 'log.txt', { type: 'text/plain' })]);
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload 1 file(s)' }));
+    expect(await screen.findByText('1 file(s) failed to upload')).toBeInTheDocument();
+
+    failChunk1 = false;
+    await user.click(within(dialog).getByRole('radio', { name: 'Private' }));
+    await user.click(within(row('log.txt')).getByRole('button', { name: 'Retry log.txt' }));
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload 1 file(s)' }));
+    expect(await screen.findByText('1 file(s) uploaded successfully')).toBeInTheDocument();
+
+    // The first session, opened as public, is given up; the second carries the new choice.
+    expect((await bodies('chunkedInit')).map((body) => body.isPublic)).toEqual([true, false]);
+    expect(sent('chunkedAbort').map((r) => new URL(r.url).pathname)).toEqual([
+      '/api/chunked-upload/up1',
+    ]);
+    expect((await bodies('chunkedComplete')).map((body) => body.uploadId)).toEqual(['up2']);
+  });
+
   it('will not upload with a view limit the server would refuse', async () => {
     const { requests } = answerByName();
     const { user, dialog, input } = renderDialog({ answers: withPreferences() });
     await user.upload(input, [new File(['a'], 'a.txt')]);
     await user.click(await within(dialog).findByRole('button', { name: /^Link options/ }));
-    const limit = within(dialog).getByRole('spinbutton', { name: 'View limit' });
+    const limit = within(dialog).getByRole('textbox', { name: 'View limit' });
     await user.type(limit, '0');
     expect(limit).toHaveAttribute('aria-invalid', 'true');
     expect(limit).toHaveAccessibleDescription(/A whole number from 1 to 1,000,000/);
     expect(within(dialog).getByRole('button', { name: 'Upload 1 file(s)' })).toBeDisabled();
+    // Half-typed is refused as typed, never read as "no limit".
+    for (const typed of ['5e', '1.', '-2']) {
+      await user.clear(limit);
+      await user.type(limit, typed);
+      expect(limit).toHaveValue(typed);
+      expect(limit, typed).toHaveAttribute('aria-invalid', 'true');
+      expect(within(dialog).getByRole('button', { name: 'Upload 1 file(s)' })).toBeDisabled();
+    }
 
     await user.clear(limit);
     await user.type(limit, '1');
     await user.click(within(dialog).getByRole('button', { name: 'Upload 1 file(s)' }));
     await waitFor(() => expect(requests).toHaveLength(1));
     expect(requests[0]!.body.get('maxViews')).toBe('1');
+  });
+
+  it('will not upload with a password that begins or ends with a space', async () => {
+    const { requests } = answerByName();
+    const { user, dialog, input } = renderDialog({ answers: withPreferences() });
+    await user.upload(input, [new File(['a'], 'a.txt')]);
+    await user.click(await within(dialog).findByRole('button', { name: /^Link options/ }));
+    const password = within(dialog).getByLabelText('Password');
+    await user.type(password, 'secret ');
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(password).toHaveAccessibleDescription(/Must not begin or end with a space/);
+    expect(within(dialog).getByRole('button', { name: /^Link options/ })).toHaveTextContent(
+      'Password not valid',
+    );
+    expect(within(dialog).getByRole('button', { name: 'Upload 1 file(s)' })).toBeDisabled();
+
+    await user.type(password, '{Backspace}');
+    await user.click(within(dialog).getByRole('button', { name: 'Upload 1 file(s)' }));
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(requests[0]!.body.get('password')).toBe('secret');
   });
 
   it('leaves the choices to the server while the preferences are unknown', async () => {

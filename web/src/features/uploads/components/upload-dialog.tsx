@@ -69,12 +69,7 @@ export function UploadDialog({ open, onOpenChange, uploadOptions }: UploadDialog
 
   return (
     <Dialog open={open} onOpenChange={handleOpenChange}>
-      <DialogContent
-        className="sm:max-w-xl"
-        showCloseButton={!isUploading}
-        onEscapeKeyDown={(event) => isUploading && event.preventDefault()}
-        onInteractOutside={(event) => isUploading && event.preventDefault()}
-      >
+      <DialogContent className="sm:max-w-xl" busy={isUploading}>
         <DialogHeader>
           <DialogTitle>Upload Files</DialogTitle>
           <DialogDescription>

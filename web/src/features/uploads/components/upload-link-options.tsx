@@ -6,29 +6,30 @@ import { Collapsible } from 'radix-ui';
 import { useState } from 'react';
 import { FormField } from '../../../components/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
+import { ViewLimitInput } from '../../../components/view-limit-input.tsx';
 import { NativeSelect } from '../../../components/ui/native-select.tsx';
-import { SegmentedControl } from '../../../components/ui/segmented-control.tsx';
 import {
   expiryChoices,
   expiryLabel,
   parseViewLimit,
-  VIEW_LIMIT_ERROR,
   VIEW_LIMIT_HINT,
 } from '../../../lib/link-options.ts';
 import { cn } from '../../../lib/utils.ts';
 import type { UploadLinkState } from '../hooks/use-upload-link-choices.ts';
-import { PRIVACY_OPTIONS } from '../../../components/privacy-options.tsx';
+import { PrivacyField } from '../../../components/privacy-options.tsx';
 
-function summaryOf({ expires, maxViews, password }: UploadLinkState['shown']): string {
-  const limit = parseViewLimit(maxViews);
+function summaryOf({ shown, errors }: UploadLinkState): string {
+  const limit = parseViewLimit(shown.maxViews);
   return [
-    expires === NEVER_EXPIRES ? 'Never expires' : `Expires after ${expiryLabel(expires)}`,
+    shown.expires === NEVER_EXPIRES
+      ? 'Never expires'
+      : `Expires after ${expiryLabel(shown.expires)}`,
     limit === undefined
       ? 'View limit not valid'
       : limit === null
         ? 'No view limit'
         : `${limit} ${limit === 1 ? 'view' : 'views'}`,
-    password === '' ? 'No password' : 'Password',
+    shown.password === '' ? 'No password' : errors.password ? 'Password not valid' : 'Password',
   ].join(' · ');
 }
 
@@ -46,24 +47,17 @@ export function UploadLinkOptions({
 
   return (
     <div className="grid gap-3 rounded-lg border bg-card/40 p-3">
-      <FormField
-        layout="row"
-        label="Privacy"
-        hint={shown.isPublic ? 'Anyone with a link can open it' : 'Only you can open it'}
-      >
-        <SegmentedControl
-          value={shown.isPublic ? 'public' : 'private'}
-          options={PRIVACY_OPTIONS}
-          onValueChange={(value) => change({ isPublic: value === 'public' })}
-          disabled={disabled}
-        />
-      </FormField>
+      <PrivacyField
+        isPublic={shown.isPublic}
+        onChange={(isPublic) => change({ isPublic })}
+        disabled={disabled}
+      />
 
       <Collapsible.Root open={open} onOpenChange={setOpen} className="border-t pt-3">
         <Collapsible.Trigger className="flex w-full items-center justify-between gap-3 rounded-md text-left outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
           <span className="grid min-w-0 gap-0.5">
             <span className="text-sm font-medium">Link options</span>
-            <span className="text-xs text-muted-foreground">{summaryOf(shown)}</span>
+            <span className="text-xs text-muted-foreground">{summaryOf(link)}</span>
           </span>
           <ChevronDown
             aria-hidden="true"
@@ -88,17 +82,8 @@ export function UploadLinkOptions({
               ))}
             </NativeSelect>
           </FormField>
-          <FormField
-            label="View limit"
-            hint={VIEW_LIMIT_HINT}
-            error={link.valid ? null : VIEW_LIMIT_ERROR}
-          >
-            <Input
-              type="number"
-              inputMode="numeric"
-              min={1}
-              step={1}
-              placeholder="No limit"
+          <FormField label="View limit" hint={VIEW_LIMIT_HINT} error={link.errors.maxViews}>
+            <ViewLimitInput
               value={shown.maxViews}
               onChange={(event) => change({ maxViews: event.target.value })}
               disabled={disabled}
@@ -107,6 +92,7 @@ export function UploadLinkOptions({
           <FormField
             label="Password"
             hint="Optional: visitors must type it to open a link"
+            error={link.errors.password}
             className="sm:col-span-2"
           >
             <Input

@@ -101,9 +101,8 @@ export function useUploadActions() {
         toast.success('Link settings saved');
         return null;
       } catch (error) {
-        const message = getApiErrorMessage(error) ?? 'Failed to save link settings';
-        toast.error(message);
-        return message;
+        // Shown once, in the dialog, beside the field it names: no toast as well.
+        return getApiErrorMessage(error) ?? 'Failed to save link settings';
       }
     },
 

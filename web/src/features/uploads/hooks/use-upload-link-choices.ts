@@ -4,7 +4,7 @@
 // which applies the same preferences.
 import { NEVER_EXPIRES } from '@upshot/contract/constants';
 import { useCallback, useState } from 'react';
-import { parseViewLimit } from '../../../lib/link-options.ts';
+import { parseViewLimit, passwordProblem, VIEW_LIMIT_ERROR } from '../../../lib/link-options.ts';
 import { usePreferencesQuery } from '../../preferences/index.ts';
 import type { UploadLinkOptions } from '../upload-file.ts';
 
@@ -45,12 +45,19 @@ export function useUploadLinkChoices() {
   }
   if (shown.password !== '') options.password = shown.password;
 
+  const errors = {
+    maxViews: maxViews === undefined ? VIEW_LIMIT_ERROR : null,
+    password: passwordProblem(shown.password),
+  };
+
   return {
     shown,
     /** What each file of the batch is sent with. */
     options,
-    /** Whether the view limit is one the server takes. */
-    valid: maxViews !== undefined,
+    /** What the server would refuse, by field, as typed. */
+    errors,
+    /** Whether the server takes every choice as it is. */
+    valid: errors.maxViews === null && errors.password === null,
     change: useCallback((changes: Draft) => setDraft((d) => ({ ...d, ...changes })), []),
     /** Back to the preferences, for the next batch. */
     reset: useCallback(() => setDraft({}), []),

@@ -111,17 +111,26 @@ export function useUploadQueue(options: Options = {}) {
           ({ chunkSize, maxSimpleUploadBytes }) => ({ chunkSize, maxSimpleUploadBytes }),
           () => DEFAULT_LIMITS,
         );
+        const linkKey = JSON.stringify(link);
         for (const item of pending) {
           if (controller.signal.aborted) break;
           update(item.id, { status: 'uploading', progress: 0, error: undefined });
+          let resumeUploadId = item.chunkedUploadId;
+          if (resumeUploadId !== undefined && item.chunkedLink !== linkKey) {
+            // Opened with other link options, which its upload would keep: give it up (the
+            // server would sweep it anyway) and start again with the ones chosen now.
+            void uploadsApi.abortChunked(resumeUploadId).catch(() => {});
+            resumeUploadId = undefined;
+          }
           try {
             const response = await uploadFile(item.file, {
               ...options,
               ...link,
               limits,
               signal: controller.signal,
-              resumeUploadId: item.chunkedUploadId,
-              onChunkedSession: (uploadId) => update(item.id, { chunkedUploadId: uploadId }),
+              resumeUploadId,
+              onChunkedSession: (uploadId) =>
+                update(item.id, { chunkedUploadId: uploadId, chunkedLink: linkKey }),
               onProgress: (progress) => update(item.id, { progress }),
             });
             result.succeeded++;
