@@ -79,6 +79,19 @@ describe('Uploads page: list states', () => {
     expect(card.querySelector('svg.lucide-file-image')).not.toBeNull();
   });
 
+  it("asks again for a new upload's thumbnail, which may still be being made", async () => {
+    const fresh = { ...photo(), createdAt: new Date().toISOString() };
+    renderUploads({ listUploads: uploadsPage([fresh]) });
+    const card = await screen.findByRole('article', { name: 'photo.png' });
+    fireEvent.error(card.querySelector('img')!);
+    expect(card.querySelector('img')).toBeNull();
+    // Asked for again after a second, as a new request.
+    await waitFor(
+      () => expect(card.querySelector('img')).toHaveAttribute('src', `${PUBLIC_URL}/thumb/abc234`),
+      { timeout: 3000 },
+    );
+  });
+
   it('invites the first upload when there are none', async () => {
     renderUploads({ listUploads: uploadsPage([]) });
     expect(await screen.findByText('No uploads yet')).toBeInTheDocument();
