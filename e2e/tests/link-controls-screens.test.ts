@@ -157,7 +157,7 @@ describe('Link settings with the keyboard alone', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type('5');
     await expect
-      .poll(() => dialog.getByRole('spinbutton', { name: 'View limit' }).inputValue())
+      .poll(() => dialog.getByRole('textbox', { name: 'View limit' }).inputValue())
       .toBe('5');
 
     // The password already set is kept unless changed: Keep, Change, Remove.
@@ -199,7 +199,7 @@ describe('screenshots', () => {
       await dialog.getByRole('radio', { name: 'Private' }).click();
       await dialog.getByRole('button', { name: /^Link options/ }).click();
       await dialog.getByRole('combobox', { name: 'Expires' }).selectOption({ label: '7 days' });
-      await dialog.getByRole('spinbutton', { name: 'View limit' }).fill('3');
+      await dialog.getByRole('textbox', { name: 'View limit' }).fill('3');
       await dialog.getByLabel('Password').fill('hunter22');
       await dialog
         .getByRole('button', { name: /^Link options/ })
@@ -223,7 +223,7 @@ describe('screenshots', () => {
         .click();
       const dialog = page.getByRole('dialog', { name: 'Link settings' });
       await dialog.getByRole('combobox', { name: 'Expires' }).selectOption({ label: 'In 7 days' });
-      await dialog.getByRole('spinbutton', { name: 'View limit' }).fill('10');
+      await dialog.getByRole('textbox', { name: 'View limit' }).fill('10');
       await dialog.getByRole('radio', { name: 'Set' }).click();
       await dialog.getByLabel('New password').fill('hunter22');
       await expectNoSidewaysScroll(page, `Link settings at ${width} px`, dialog);

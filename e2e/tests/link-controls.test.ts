@@ -185,7 +185,7 @@ describe('Link settings', () => {
     const settings = page.getByRole('dialog', { name: 'Link settings' });
     await settings.getByText('Who can open report.txt').waitFor();
     await settings.getByRole('combobox', { name: 'Expires' }).selectOption({ label: 'In 7 days' });
-    await settings.getByRole('spinbutton', { name: 'View limit' }).fill('2');
+    await settings.getByRole('textbox', { name: 'View limit' }).fill('2');
     await settings.getByRole('radio', { name: 'Set' }).click();
     await settings.getByLabel('New password').fill(LINK_PASSWORD);
     await expectToast(page, 'Link settings saved', () =>
@@ -303,7 +303,7 @@ describe('a video with one view', () => {
     const video = testVideo({ seconds: 3 });
     const dialog = await queueFiles([{ name: 'clip.mp4', mimeType: 'video/mp4', buffer: video }]);
     await dialog.getByRole('button', { name: /^Link options/ }).click();
-    await dialog.getByRole('spinbutton', { name: 'View limit' }).fill('1');
+    await dialog.getByRole('textbox', { name: 'View limit' }).fill('1');
     await expectToast(page, '1 file(s) uploaded successfully', () =>
       dialog.getByRole('button', { name: 'Upload 1 file(s)' }).click(),
     );
