@@ -1,7 +1,8 @@
 // The Uploads screen: the list with its filters and pages, the selection and its batch actions,
-// and the dialogs that upload, set a custom URL, change a link's settings and confirm deletes.
+// and the dialogs that upload, write a new text, set a custom URL, change a link's settings and
+// confirm deletes.
 import type { Upload } from '@upshot/contract';
-import { CloudUpload, SearchX } from 'lucide-react';
+import { CloudUpload, FilePlus2, SearchX } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { FormField } from '../../../components/form-field.tsx';
@@ -20,6 +21,7 @@ import { useUploadActions } from '../hooks/use-upload-actions.ts';
 import { useUploadFilters } from '../hooks/use-upload-filters.ts';
 import { FilterBar } from './filter-bar.tsx';
 import { LinkSettingsDialog } from './link-settings-dialog.tsx';
+import { NewTextDialog } from './new-text-dialog.tsx';
 import { SelectionBar } from './selection-bar.tsx';
 import { UploadDialog } from './upload-dialog.tsx';
 import { UploadGrid } from './upload-grid.tsx';
@@ -39,6 +41,7 @@ export function UploadsView() {
   const openUpload = useOpenUpload();
 
   const [uploadOpen, setUploadOpen] = useState(false);
+  const [newText, setNewText] = useState({ open: false, text: '' });
   // Each dialog keeps its subject while it animates closed, hence a flag beside it.
   const [vanity, setVanity] = useState<{ upload: Upload | null; open: boolean }>(closed);
   const [linkSettings, setLinkSettings] = useState<{ upload: Upload | null; open: boolean }>(
@@ -137,7 +140,7 @@ export function UploadsView() {
               : 'Your files and their short links'
           }
         />
-        <div className="flex items-center gap-4">
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-3">
           <FormField
             layout="check"
             label="Select All"
@@ -150,10 +153,16 @@ export function UploadsView() {
               disabled={listedIds.length === 0}
             />
           </FormField>
-          <Button onClick={() => setUploadOpen(true)}>
-            <CloudUpload aria-hidden="true" />
-            Upload Files
-          </Button>
+          <div className="flex items-center gap-2">
+            <Button variant="outline" onClick={() => setNewText({ open: true, text: '' })}>
+              <FilePlus2 aria-hidden="true" />
+              New text
+            </Button>
+            <Button onClick={() => setUploadOpen(true)}>
+              <CloudUpload aria-hidden="true" />
+              Upload Files
+            </Button>
+          </div>
         </div>
       </div>
 
@@ -170,6 +179,12 @@ export function UploadsView() {
       />
 
       <UploadDialog open={uploadOpen} onOpenChange={setUploadOpen} />
+
+      <NewTextDialog
+        open={newText.open}
+        initialText={newText.text}
+        onOpenChange={(open) => setNewText((current) => ({ ...current, open }))}
+      />
 
       <VanityUrlDialog
         upload={vanity.upload}

@@ -1,9 +1,6 @@
 // Runs the upload dialog's queue: pending files one after another, each row's state and progress
 // kept current, a toast for each failure and one summing up the batch. After a batch in which
 // every file made it, the queue's links are on the clipboard, one a line, and the toast says so.
-// A private file's plain link answers 404 to everyone: its link here is one signed for 7 days.
-import type { UploadResponse } from '@upshot/contract';
-import { ACCESS_URL_MAX_TTL_SECONDS } from '@upshot/contract/constants';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
@@ -18,30 +15,15 @@ import {
   type UploadFileOptions,
   type UploadLinkOptions,
 } from '../upload-file.ts';
+import { openingLink } from '../opening-link.ts';
 import { toQueueItems, type QueueItem } from '../upload-queue.ts';
 
 export type BatchResult = { succeeded: number; failed: number };
 
 type Options = Pick<UploadFileOptions, 'retryDelaysMs' | 'sleep'>;
 
-/**
- * The link that opens a new upload: its own for a public one, a signed one for a private one
- * (null when it cannot be signed: no link is better than one that answers 404).
- */
-async function openingLink({
-  url,
-  upload,
-}: UploadResponse): Promise<Pick<QueueItem, 'url' | 'urlExpiresAt'> | null> {
-  if (upload.isPublic) return { url };
-  try {
-    const signed = await uploadsApi.accessUrl(upload.id, ACCESS_URL_MAX_TTL_SECONDS);
-    return { url: signed.url, urlExpiresAt: signed.expiresAt };
-  } catch {
-    return null;
-  }
-}
-
-function toastFailure(error: unknown) {
+/** The brief's toast for a file that did not make it. */
+export function toastFailure(error: unknown) {
   if (!(error instanceof UploadFailure)) {
     toast.error(UPLOAD_FAILED);
   } else if (error.step === UPLOAD_FAILED) {
