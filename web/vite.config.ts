@@ -99,6 +99,9 @@ export default defineConfig({
     // dist/.vite/manifest.json: which chunks each page needs (bench/web-bundle.ts reads it).
     manifest: true,
     rollupOptions: {
+      // The app, and the preview page's own small script (server/src/modules/links/preview-page.ts
+      // finds its hashed name in the manifest): neither loads anything of the other.
+      input: { index: 'index.html', preview: 'src/preview/main.ts' },
       // No manualChunks: Rollup splits by what each lazily loaded page imports, so a screen
       // downloads the libraries it uses and not those of every other screen.
       onwarn(warning, warn) {

@@ -94,7 +94,8 @@ export const API_TAGS = {
   Preferences: "The caller's settings, such as the privacy of new uploads",
   Statistics: 'Counts and sizes of uploads, for the caller and for the whole instance',
   'Desktop uploaders': "ShareX configs and upload scripts that carry a user's API token",
-  Links: 'The public side: files and thumbnails behind short links, and deletion links',
+  Links:
+    'The public side: files, thumbnails and preview pages behind short links, and deletion links',
 } as const;
 export type ApiTag = keyof typeof API_TAGS;
 
@@ -589,7 +590,7 @@ export const API = {
     tag: 'Links',
     summary: 'The file behind a short code or custom URL',
     description:
-      "Supports Range, If-None-Match and If-Modified-Since. Private uploads answer 404 to everyone but their owner, admins and signed links. An expired link, or one whose views are used up, answers 410. A password-protected link answers 401 with a password form unless the request carries its unlock cookie (set by POSTing the form) or the password in `X-Upshot-Password`. A view is a visitor's download: a GET that carries no grant cookie of an earlier view (a HEAD or a 304 is none; the cookie a view sets lets the same browser seek and reload it for 3 hours). With `maxViews`, exactly that many views succeed, however many arrive at once; the owner, administrators and signed links spend none.",
+      "`?download` asks for `Content-Disposition: attachment` (the preview page's Download button). A PDF is an attachment but in a frame of its own preview page (`Sec-Fetch-Dest: iframe`, `frame-ancestors 'self'`). Supports Range, If-None-Match and If-Modified-Since. Private uploads answer 404 to everyone but their owner, admins and signed links. An expired link, or one whose views are used up, answers 410. A password-protected link answers 401 with a password form unless the request carries its unlock cookie (set by POSTing the form) or the password in `X-Upshot-Password`. A view is a visitor's download: a GET that carries no grant cookie of an earlier view (a HEAD or a 304 is none; the cookie a view sets lets the same browser seek and reload it for 3 hours). With `maxViews`, exactly that many views succeed, however many arrive at once; the owner, administrators and signed links spend none.",
     params: z.object({ slug: z.string() }),
     responses: { 200: null, 206: null },
     produces: ['application/octet-stream'],
@@ -622,6 +623,40 @@ export const API = {
     consumes: ['application/x-www-form-urlencoded'],
     otherResponses: {
       303: { description: 'Unlocked: back to the link, now with its cookie' },
+      401: LOCKED,
+      403: { description: "Posted from another site's page", produces: ['text/html'] },
+      404: { description: 'No such link, or a private one', produces: ['text/html'] },
+      410: GONE,
+      429: TOO_MANY_PASSWORDS,
+    },
+  }),
+  preview: endpoint(ROUTES.preview, {
+    tag: 'Links',
+    summary: "An upload's preview page",
+    description:
+      "An HTML page for the upload behind `/{slug}` (custom URL or short code): its name, size and date, a Download button, and the file shown by type (an image, the browser's player for video and audio, the first 512 KiB of text or code with highlighting, Markdown rendered and sanitized, a PDF in the browser's viewer, or a type icon). The raw link's gate applies as it is: private 404, expired or used up 410, a password 401 with its form. Opening the page spends no view; the file it shows, fetched from the raw link, does (the text of a view-limited upload is fetched by the page's script, never put in the page).",
+    params: z.object({ slug: z.string() }),
+    responses: { 200: null },
+    produces: ['text/html'],
+    otherResponses: {
+      401: LOCKED,
+      410: GONE,
+      429: TOO_MANY_PASSWORDS,
+      404: { description: 'No such link, or a private one', produces: ['text/html'] },
+    },
+  }),
+  unlockPreview: endpoint(ROUTES.unlockPreview, {
+    tag: 'Links',
+    summary: "Unlock a password-protected preview page (its form's POST)",
+    description:
+      'As `POST /{slug}`: a right password sets the unlock cookie for the page and the raw link alike, then redirects (303) to the page.',
+    params: z.object({ slug: z.string() }),
+    body: UnlockForm,
+    responses: { 200: null },
+    produces: ['text/html'],
+    consumes: ['application/x-www-form-urlencoded'],
+    otherResponses: {
+      303: { description: 'Unlocked: back to the page, now with its cookie' },
       401: LOCKED,
       403: { description: "Posted from another site's page", produces: ['text/html'] },
       404: { description: 'No such link, or a private one', produces: ['text/html'] },

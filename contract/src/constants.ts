@@ -284,6 +284,7 @@ export const SERVER_PREFIXES = [
   'api',
   'thumb',
   'd', // deletion links
+  'v', // preview pages
   'assets',
   'docs',
   'health',

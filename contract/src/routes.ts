@@ -122,6 +122,10 @@ export const ROUTES = {
   deleteByLink: { method: 'POST', path: '/d/:id', access: 'public' },
 
   // the links (GET answers HEAD too)
+  /** An upload's preview page: its name, size, a Download button and the file shown by type. */
+  preview: { method: 'GET', path: '/v/:slug', access: 'public', servesUploadBytes: true },
+  /** A protected preview page's password form posts here; it unlocks the raw link too. */
+  unlockPreview: { method: 'POST', path: '/v/:slug', access: 'public' },
   thumbnail: { method: 'GET', path: '/thumb/:code', access: 'public', servesUploadBytes: true },
   file: { method: 'GET', path: '/:slug', access: 'public', servesUploadBytes: true },
   /** A protected link's password form posts here (never in a URL). */

@@ -33,7 +33,7 @@ import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRequestId, requestIdOf } from './plugins/request-context.ts';
 import { registerRouteTable } from './plugins/route-table.ts';
 import { registerSecurityHeaders, securityHeaders } from './plugins/security.ts';
-import { registerWebApp } from './plugins/web-app.ts';
+import { readPreviewAssets, registerWebApp } from './plugins/web-app.ts';
 import { createLocalStorage } from './storage/local.ts';
 import type { Storage } from './storage/storage.ts';
 
@@ -198,6 +198,7 @@ export async function buildApp(deps: AppDeps) {
     publicMaxAgeSeconds: config.publicMaxAgeSeconds,
     audit: audit.service,
     auth: auth.service,
+    previewAssets: readPreviewAssets(config.webDistDir),
     log,
   });
   const system = createSystemModule({

@@ -56,8 +56,11 @@ export const linkPath = (upload: Pick<Upload, 'shortCode'>) => `/${upload.shortC
  * cookies it was given.
  */
 export function visitor(ctx: TestContext, ip = '203.0.113.7') {
-  /** name to value and path: a cookie goes back, as a browser sends it, to its path only. */
-  const jar = new Map<string, { value: string; path: string }>();
+  /**
+   * name and path to value: a cookie goes back, as a browser sends it, to its path only (one
+   * name may be set on several paths).
+   */
+  const jar = new Map<string, { name: string; value: string; path: string }>();
   const keep = (res: LightMyRequestResponse) => {
     for (const c of res.cookies as {
       name: string;
@@ -65,8 +68,9 @@ export function visitor(ctx: TestContext, ip = '203.0.113.7') {
       path?: string;
       maxAge?: number;
     }[]) {
-      if (c.maxAge === 0) jar.delete(c.name);
-      else jar.set(c.name, { value: c.value, path: c.path ?? '/' });
+      const path = c.path ?? '/';
+      if (c.maxAge === 0) jar.delete(`${c.name}\0${path}`);
+      else jar.set(`${c.name}\0${path}`, { name: c.name, value: c.value, path });
     }
     return res;
   };
@@ -75,7 +79,7 @@ export function visitor(ctx: TestContext, ip = '203.0.113.7') {
     const sent = [...jar].filter(
       ([, c]) => c.path === '/' || path === c.path || path.startsWith(`${c.path}/`),
     );
-    return sent.map(([name, c]) => `${name}=${c.value}`).join('; ') || undefined;
+    return sent.map(([, c]) => `${c.name}=${c.value}`).join('; ') || undefined;
   };
   const send = async (options: InjectOptions & { url: string }) => {
     const cookie = cookieHeader(options.url);

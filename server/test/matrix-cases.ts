@@ -473,4 +473,19 @@ export const CASES: Record<EndpointName, Case[]> = {
       answers: ownerOrAdmin('303', '404 page'),
     },
   ],
+  // The preview page answers as its raw link does.
+  preview: [
+    { target: 'private', input: privateSlug, answers: ownerOrAdmin('200', '404 page') },
+    {
+      target: 'public',
+      input: (w) => ({ params: { slug: w.resources.publicUpload.shortCode } }),
+      answers: all('200'),
+    },
+  ],
+  unlockPreview: [
+    {
+      input: (w) => ({ ...privateSlug(w), body: { password: 'anything' } }),
+      answers: ownerOrAdmin('303', '404 page'),
+    },
+  ],
 };

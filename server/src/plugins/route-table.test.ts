@@ -207,6 +207,8 @@ function samples(): Partial<Record<EndpointName, Input>> {
       body: { signature: deletionSignature },
     },
     unlockFile: { params: { slug: upload.shortCode }, body: { password: 'secret' } },
+    preview: { params: { slug: upload.shortCode } },
+    unlockPreview: { params: { slug: upload.shortCode }, body: { password: 'secret' } },
   };
 }
 
@@ -223,6 +225,8 @@ const request = (e: Endpoint, input: Input) => requestFor(e, input, authFor(e));
 const notFoundPages: Partial<Record<EndpointName, string>> = {
   file: INDEX_HTML,
   unlockFile: noSuchLinkPage(),
+  preview: noSuchLinkPage(),
+  unlockPreview: noSuchLinkPage(),
 };
 
 async function refusals(

@@ -8,6 +8,25 @@ import fastifyStatic from '@fastify/static';
 import { API_BASE, SPA_ROUTES, type ErrorBody } from '@upshot/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
+/** The preview page's entry in the web build (web/vite.config.ts). */
+export const PREVIEW_ENTRY = 'src/preview/main.ts';
+
+/**
+ * The preview page's script and stylesheets, as the web build named them (hashed, under
+ * /assets/), read once from its manifest; none when the app is not built.
+ */
+export function readPreviewAssets(distDir: string): { script: string | null; styles: string[] } {
+  let manifest: Record<string, { file: string; css?: string[] }>;
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8'));
+  } catch {
+    return { script: null, styles: [] };
+  }
+  const entry = manifest[PREVIEW_ENTRY];
+  if (!entry) return { script: null, styles: [] };
+  return { script: `/${entry.file}`, styles: (entry.css ?? []).map((css) => `/${css}`) };
+}
+
 export async function registerWebApp(
   app: FastifyInstance,
   distDir: string,

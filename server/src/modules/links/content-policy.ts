@@ -23,6 +23,32 @@ export function fileCsp(mimeType: string): string {
   return media ? MEDIA_CSP : FILE_CSP;
 }
 
+/** Added to a PDF's policy when it is shown in a frame of its preview page. */
+export const FRAMED_BY_SELF = "; frame-ancestors 'self'";
+
+/**
+ * The preview page's (`/v/{slug}`): its own script and stylesheets only, no inline script or
+ * style, no plugins, no <base>, never framed; images, media, frames and fetches from this
+ * origin and the links' (PUBLIC_URL's), where the raw link is. Images a Markdown file names
+ * elsewhere are not loaded: a file does not hand its visitors' addresses to other sites.
+ */
+export function previewCsp(linkOrigin: string): string {
+  const here = `'self' ${linkOrigin}`;
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `img-src ${here}`,
+    `media-src ${here}`,
+    `frame-src ${here}`,
+    `connect-src ${here}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 /**
  * On a page a link answers itself (its password form, a gone link): no script, no framing, its
  * own inline style, and its form may post only back to this origin.

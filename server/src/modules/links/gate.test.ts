@@ -16,6 +16,7 @@ import { signIn } from '../../../test/users.ts';
 const REQUESTS: Partial<Record<RouteName, (u: Upload) => string>> = {
   file: (u) => linkPath(u),
   thumbnail: (u) => `/thumb/${u.shortCode}`,
+  preview: (u) => `/v/${u.shortCode}`,
 };
 
 /** Public routes with a path parameter that serve no upload's bytes, and why. */
@@ -24,6 +25,7 @@ const NOT_BYTES: Partial<Record<RouteName, string>> = {
   deletionPage: "a confirmation page, opened by the upload's deletion signature",
   deleteByLink: "deletes, by the upload's deletion signature",
   unlockFile: 'takes a password and answers a redirect or a page, never the bytes',
+  unlockPreview: 'takes a password and answers a redirect or a page, never the bytes',
 };
 
 const byteRoutes = (Object.entries(ROUTES) as [RouteName, (typeof ROUTES)[RouteName]][]).filter(

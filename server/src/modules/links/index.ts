@@ -17,10 +17,12 @@ import { linksRoutes } from './routes.ts';
 import type { AttemptLimits } from './gate.ts';
 import { createLinksService, PRESIGNED_SECONDS, type LinksService } from './service.ts';
 import type { LinkUrls } from './urls.ts';
+import type { PreviewAssets } from './preview-page.ts';
 
 export { FILE_CSP, fileCsp } from './content-policy.ts';
 export { createLinkUrls, VIEW_GRANT_TTL_MS, type LinkUrls } from './urls.ts';
 export type { LinksService } from './service.ts';
+export type { PreviewAssets } from './preview-page.ts';
 
 export function createLinksModule(deps: {
   db: Db;
@@ -35,6 +37,8 @@ export function createLinksModule(deps: {
   audit: AuditService;
   /** The limits on wrong link passwords (auth's counters in the database). */
   auth: AttemptLimits;
+  /** The preview page's script and stylesheets (the web build's). */
+  previewAssets: PreviewAssets;
   log: Logger;
 }): Module & { service: LinksService } {
   const service = createLinksService({
@@ -54,6 +58,7 @@ export function createLinksModule(deps: {
       links: service,
       publicMaxAgeSeconds: deps.publicMaxAgeSeconds,
       publicUrl: deps.urls.publicUrl,
+      previewAssets: deps.previewAssets,
     }),
     jobs: [],
     tasks: {},

@@ -5,6 +5,7 @@ import {
   contentTypeHeader,
   FILE_CSP,
   fileCsp,
+  FRAMED_BY_SELF,
   PAGE_CSP,
 } from './content-policy.ts';
 import type { FileMeta } from './service.ts';
@@ -57,8 +58,11 @@ export function setCookieHeader(cookie: LinkCookie, options: { secure: boolean; 
 }
 
 export function fileHeaders(meta: FileMeta, publicMaxAgeSeconds: number) {
+  const csp = fileCsp(meta.mimeType) + (meta.framed ? FRAMED_BY_SELF : '');
   return {
-    ...baseHeaders(meta.cacheable, publicMaxAgeSeconds, fileCsp(meta.mimeType)),
+    ...baseHeaders(meta.cacheable, publicMaxAgeSeconds, csp),
+    // A PDF is inline in a frame and an attachment elsewhere: a cache keeps the two apart.
+    ...(meta.mimeType === 'application/pdf' ? { vary: 'Sec-Fetch-Dest' } : {}),
     etag: meta.etag,
     'last-modified': meta.lastModified.toUTCString(),
     'accept-ranges': 'bytes',
@@ -77,7 +81,8 @@ const KEPT_HEADERS = 10_000;
 export function keptFileHeaders(publicMaxAgeSeconds: number) {
   const kept = new Map<string, Readonly<Record<string, string>>>();
   return (meta: FileMeta) => {
-    const key = `${meta.etag}${meta.cacheable ? '+' : '-'}${meta.mimeType}/${meta.filename}`;
+    const how = `${meta.cacheable ? '+' : '-'}${meta.inline ? 'i' : 'a'}${meta.framed ? 'f' : ''}`;
+    const key = `${meta.etag}${how}${meta.mimeType}/${meta.filename}`;
     let headers = kept.get(key);
     if (!headers) {
       if (kept.size >= KEPT_HEADERS) kept.clear();

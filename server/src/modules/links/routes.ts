@@ -1,6 +1,6 @@
 /**
- * The share links: GET/HEAD /{vanityOrShortCode} and /thumb/{shortCode}, and POST /{slug}, a
- * protected link's password form.
+ * The share links: GET/HEAD /{vanityOrShortCode}, /thumb/{shortCode} and the preview page
+ * /v/{slug}, and POST /{slug} and /v/{slug}, a protected link's password form.
  */
 import { API, LINK_HEADERS } from '@upshot/contract';
 import { parseCookie } from 'cookie';
@@ -21,8 +21,20 @@ import {
 } from './pages.ts';
 import { baseHeaders, keptFileHeaders, PAGE_HEADERS, setCookieHeader } from './presenter.ts';
 import type { Refusal } from './gate.ts';
+import { previewCsp } from './content-policy.ts';
+import { previewPageHtml, type PreviewAssets } from './preview-page.ts';
 import type { Body, LinkRequest, LinksService } from './service.ts';
+import type { PreviewPage } from './preview.ts';
 import type { LinkCookie } from './urls.ts';
+
+/** A signed link's query, carried from the page to the raw link it shows. */
+function signedQueryOf(query: unknown): string {
+  const q = query as Record<string, unknown>;
+  const { expires, signature } = q;
+  if (typeof expires !== 'string' || typeof signature !== 'string') return '';
+  if (!/^\d{1,16}$/.test(expires) || !/^[0-9a-f]{32}$/.test(signature)) return '';
+  return `?expires=${expires}&signature=${signature}`;
+}
 
 function linkRequest(request: FastifyRequest): LinkRequest {
   const h = request.headers;
@@ -41,6 +53,8 @@ function linkRequest(request: FastifyRequest): LinkRequest {
     ifModifiedSince: headerValue(h['if-modified-since']),
     ifRange: headerValue(h['if-range']),
     range: headerValue(h.range),
+    download: q.download !== undefined,
+    frame: h['sec-fetch-dest'] === 'iframe',
   };
 }
 
@@ -80,6 +94,11 @@ function refuse(reply: FastifyReply, refusal: Refusal) {
     .send(tooManyPasswordsPage(refusal.retryAfterSeconds));
 }
 
+/** Anyone may open it as it is: public, no password, no view limit. */
+function isOpen(page: PreviewPage): boolean {
+  return page.row.password_hash === null && page.row.max_views === null && page.row.is_public === 1;
+}
+
 function send(reply: FastifyReply, body: Body | null, start: number, length: number) {
   if (!body) return reply.send();
   if ('bytes' in body) return reply.send(body.bytes);
@@ -92,15 +111,46 @@ export function linksRoutes(deps: {
   publicMaxAgeSeconds: number;
   /** Where links are served (PUBLIC_URL): a cookie is Secure on https, and set on its path. */
   publicUrl: string;
+  /** The preview page's script and stylesheets (the web build's). */
+  previewAssets: PreviewAssets;
 }) {
   const { links, publicMaxAgeSeconds } = deps;
   const headersOf = keptFileHeaders(publicMaxAgeSeconds);
   const base = new URL(deps.publicUrl);
   const secure = base.protocol === 'https:';
   const basePath = base.pathname.replace(/\/+$/, '');
-  // The link's path as the browser knows it (a proxy may serve links under PUBLIC_URL's path).
-  const cookie = (c: LinkCookie, slug: string) =>
-    setCookieHeader(c, { secure, path: `${basePath}/${slug}` });
+  // The link's path as the browser knows it (a proxy may serve links under PUBLIC_URL's path),
+  // and its preview page's: the page shows what the link serves, and each needs the other's
+  // unlock and view grant.
+  const cookie = (c: LinkCookie, slug: string) => [
+    setCookieHeader(c, { secure, path: `${basePath}/${slug}` }),
+    setCookieHeader(c, { secure, path: `${basePath}/v/${slug}` }),
+  ];
+  const pageCsp = previewCsp(base.origin);
+
+  /** POST /{slug} and /v/{slug}: the password form; back to where it was posted from. */
+  const unlock = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    slug: string,
+    password: string,
+    back: string,
+  ) => {
+    // Another site's page could post wrong passwords from its visitors' browsers, to hold
+    // the link at its limit: the browser says where a form came from.
+    if (request.headers['sec-fetch-site'] === 'cross-site') {
+      return reply.status(403).headers(PAGE_HEADERS).send(crossSitePage());
+    }
+    const answer = await links.unlock(slug, password, linkRequest(request));
+    // A page, as the form's browser expects, the same for a link missing or private.
+    if (answer.kind === 'not-found') {
+      return reply.status(404).headers(PAGE_HEADERS).send(noSuchLinkPage());
+    }
+    if (answer.kind !== 'unlocked') return refuse(reply, answer);
+    if (answer.cookie) reply.header('set-cookie', cookie(answer.cookie, slug));
+    // Relative: back to the address posted from, whatever prefix a proxy serves it under.
+    return reply.header('cache-control', 'no-store').redirect(back, 303);
+  };
   return [
     route(API.thumbnail, async ({ request, reply, params }) => {
       const answer = await links.thumbnail(params.code, linkRequest(request));
@@ -144,23 +194,41 @@ export function linksRoutes(deps: {
       if (answer.grant) reply.header('set-cookie', cookie(answer.grant, params.slug));
       return send(reply, answer.body, range?.start ?? 0, length);
     }),
-    route(API.unlockFile, async ({ request, reply, params, body }) => {
-      // Another site's page could post wrong passwords from its visitors' browsers, to hold
-      // the link at its limit: the browser says where a form came from.
-      if (request.headers['sec-fetch-site'] === 'cross-site') {
-        return reply.status(403).headers(PAGE_HEADERS).send(crossSitePage());
-      }
-      const answer = await links.unlock(params.slug, body.password, linkRequest(request));
-      // A page, as the form's browser expects, the same for a link missing or private.
+    route(API.unlockFile, async ({ request, reply, params, body }) =>
+      unlock(request, reply, params.slug, body.password, encodeURIComponent(params.slug)),
+    ),
+    route(API.unlockPreview, async ({ request, reply, params, body }) =>
+      unlock(request, reply, params.slug, body.password, encodeURIComponent(params.slug)),
+    ),
+    route(API.preview, async ({ request, reply, params }) => {
+      const req = linkRequest(request);
+      const answer = await links.preview(params.slug, req);
       if (answer.kind === 'not-found') {
         return reply.status(404).headers(PAGE_HEADERS).send(noSuchLinkPage());
       }
-      if (answer.kind !== 'unlocked') return refuse(reply, answer);
-      if (answer.cookie) reply.header('set-cookie', cookie(answer.cookie, params.slug));
-      // Relative: back to the link's own address, whatever prefix a proxy serves it under.
-      return reply
-        .header('cache-control', 'no-store')
-        .redirect(encodeURIComponent(params.slug), 303);
+      if (answer.kind !== 'page') return refuse(reply, answer);
+      const { page } = answer;
+      // The slug as opened, not the upload's other address: the cookies are that path's.
+      const rawUrl = `${deps.publicUrl}/${params.slug}${signedQueryOf(request.query)}`;
+      const downloadUrl = `${rawUrl}${rawUrl.includes('?') ? '&' : '?'}download`;
+      reply.headers({
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': pageCsp,
+        'x-robots-tag': 'noindex',
+        // The page shows the uploader's settings as they are now: checked on every use.
+        'cache-control': page.visitor && isOpen(page) ? 'no-cache' : 'private, no-store',
+      });
+      if (req.head) return reply.send();
+      return reply.send(
+        previewPageHtml({
+          page,
+          rawUrl,
+          downloadUrl,
+          assets: deps.previewAssets,
+          title: page.row.original_filename,
+          tags: '',
+        }),
+      );
     }),
   ];
 }

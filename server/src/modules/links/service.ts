@@ -19,6 +19,7 @@ import { isExpired, type GatedRow } from './policy.ts';
 import { isOpenToAll, type LinkCookie, type LinkUrls } from './urls.ts';
 import type { LinkRow, LinksRepository } from './repository.ts';
 import { createViewCounter } from './view-counter.ts';
+import { createPreviews } from './preview.ts';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
 /** How long a presigned link to a file (S3_SERVE=presigned) may be used. */
@@ -43,6 +44,10 @@ export type LinkRequest = GateRequest & {
   ifModifiedSince?: string;
   ifRange?: string;
   range?: string;
+  /** `?download`: the file as an attachment, whatever its type (the preview's Download button). */
+  download?: boolean;
+  /** The browser loads it into a frame (`Sec-Fetch-Dest: iframe`): a preview page's PDF. */
+  frame?: boolean;
 };
 
 export type FileMeta = {
@@ -53,6 +58,8 @@ export type FileMeta = {
   /** Shared caches may keep it: public, no password, no view limit, no expiry. */
   cacheable: boolean;
   inline: boolean;
+  /** A PDF shown in a frame of its preview page: inline, and only same-origin pages may frame it. */
+  framed: boolean;
 };
 
 export type FileAnswer =
@@ -124,7 +131,10 @@ function isAudited(viewer: Actor | null, row: LinkRow): viewer is Actor {
   return viewer?.role === 'admin' && row.is_public === 0 && viewer.id !== row.user_id;
 }
 
-function metaOf(row: LinkRow): FileMeta {
+function metaOf(row: LinkRow, req: LinkRequest): FileMeta {
+  // Chromium's viewer runs a PDF's own script (its alerts), so a PDF stays an attachment but in
+  // a frame of its preview page, which only pages of this origin may make.
+  const framed = !req.download && req.frame === true && row.mime_type === 'application/pdf';
   return {
     // An upload's bytes never change, so its id is a strong validator.
     etag: `"${row.id}"`,
@@ -132,7 +142,8 @@ function metaOf(row: LinkRow): FileMeta {
     mimeType: row.mime_type,
     filename: row.original_filename,
     cacheable: isCacheable(row),
-    inline: isInlineSafe(row.mime_type),
+    inline: framed || (!req.download && isInlineSafe(row.mime_type)),
+    framed,
   };
 }
 
@@ -184,6 +195,12 @@ export function createLinksService(deps: {
     verifyPassword: deps.verifyPassword,
   });
   const gate = gates.gate;
+  const previews = createPreviews({
+    findLink: (slug) => links.findLink(slug),
+    gate,
+    storage,
+    isSlug: (slug) => SLUG.test(slug),
+  });
 
   /**
    * A small object's bytes come from memory (see body-cache.ts), read whole the first time; a
@@ -229,7 +246,7 @@ export function createLinksService(deps: {
       if (!row) return { kind: 'not-found' };
       const pass = await gate(row, req, 'file');
       if (pass.kind !== 'pass') return pass;
-      const meta = metaOf(row);
+      const meta = metaOf(row, req);
       if (notModified(req, meta.etag, meta.lastModified)) return { kind: 'not-modified', meta };
 
       const size = Number(row.size);
@@ -335,7 +352,10 @@ export function createLinksService(deps: {
       }
     },
 
-    /** POST /{slug}: the password form (gate.ts). */
+    /** GET or HEAD /v/{slug}: the preview page (preview.ts). */
+    preview: previews.preview,
+
+    /** POST /{slug} or /v/{slug}: the password form (gate.ts). */
     async unlock(slug: string, password: string, req: LinkRequest) {
       return gates.unlock(SLUG.test(slug) ? await links.findLink(slug) : undefined, password, req);
     },

@@ -30,8 +30,8 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 /** Every cookie of a jar, sent wherever (as a client that ignores paths would). */
-const cookieOf = (jar: Map<string, { value: string }>) =>
-  [...jar].map(([n, c]) => `${n}=${c.value}`).join('; ');
+const cookieOf = (jar: Map<string, { name: string; value: string }>) =>
+  [...new Set([...jar.values()].map((c) => `${c.name}=${c.value}`))].join('; ');
 
 let ipCounter = 0;
 const freshVisitor = () => visitor(ctx, `192.0.2.${++ipCounter % 250}`);

@@ -1,0 +1,90 @@
+/**
+ * What an upload's preview page (`/v/{slug}`) shows: the upload behind the slug, through the
+ * raw link's gate (opening the page spends no view), how it is shown, and for text the first
+ * PREVIEW_TEXT_BYTES decoded. The text of a view-limited upload is never put in the page: the
+ * page's script fetches it from the raw link, which spends a view as any download does.
+ */
+import type { Storage } from '../../storage/storage.ts';
+import type { createGate, GateRequest, Refusal } from './gate.ts';
+import { previewOf, type Preview } from './preview-kinds.ts';
+import type { LinkRow } from './repository.ts';
+
+/** The most of a text the server puts in a page; "Show all" loads the rest in the browser. */
+export const PREVIEW_TEXT_BYTES = 512 * 1024;
+/** A text whose first bytes hold a NUL is binary, whatever its type says. */
+const BINARY_SNIFF_BYTES = 8192;
+
+export type PreviewPage = {
+  row: LinkRow;
+  preview: Preview;
+  /** The first PREVIEW_TEXT_BYTES of a text, decoded; null when there is none to put in the page. */
+  text: string | null;
+  /** The text goes on past what the page holds. */
+  truncated: boolean;
+  /** The page's script fetches the text from the raw link (a view-limited upload). */
+  fetchText: boolean;
+  /** The caller is a visitor (not the owner, an administrator or a signed link). */
+  visitor: boolean;
+};
+
+export type PreviewAnswer = { kind: 'not-found' } | Refusal | { kind: 'page'; page: PreviewPage };
+
+export function createPreviews(deps: {
+  findLink: (slug: string) => Promise<LinkRow | undefined>;
+  gate: ReturnType<typeof createGate>['gate'];
+  storage: Pick<Storage, 'read'>;
+  isSlug: (slug: string) => boolean;
+}) {
+  /** The first bytes of a text upload as a string (a character cut at the end is left out). */
+  async function readText(row: LinkRow): Promise<{ text: string; binary: boolean } | null> {
+    const size = Number(row.size);
+    if (size === 0) return { text: '', binary: false };
+    const length = Math.min(size, PREVIEW_TEXT_BYTES);
+    let bytes: Buffer;
+    try {
+      bytes = await deps.storage.read(row.storage_key, { start: 0, end: length - 1 });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+    if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { text: '', binary: true };
+    // stream: a multi-byte character cut by the limit waits for bytes that never come.
+    const text = new TextDecoder('utf-8').decode(bytes, { stream: length < size });
+    return { text: text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, binary: false };
+  }
+
+  return {
+    /** GET or HEAD /v/{slug}: the page's content, or why the gate turned the caller away. */
+    async preview(slug: string, req: GateRequest & { head: boolean }): Promise<PreviewAnswer> {
+      if (!deps.isSlug(slug)) return { kind: 'not-found' };
+      const row = await deps.findLink(slug);
+      if (!row) return { kind: 'not-found' };
+      const pass = await deps.gate(row, req, 'file');
+      if (pass.kind !== 'pass') return pass;
+      let preview = previewOf(row.mime_type, row.original_filename);
+      const page: PreviewPage = {
+        row,
+        preview,
+        text: null,
+        truncated: false,
+        fetchText: false,
+        visitor: pass.visitor,
+      };
+      if (preview.kind !== 'text' && preview.kind !== 'markdown') return { kind: 'page', page };
+      page.truncated = Number(row.size) > PREVIEW_TEXT_BYTES;
+      // A view-limited text is read by the page's script from the raw link: that is a view.
+      if (row.max_views !== null || req.head) {
+        page.fetchText = row.max_views !== null;
+        return { kind: 'page', page };
+      }
+      const read = await readText(row);
+      if (!read) return { kind: 'not-found' };
+      if (read.binary) {
+        preview = { kind: 'other', language: null };
+        return { kind: 'page', page: { ...page, preview, truncated: false } };
+      }
+      page.text = read.text;
+      return { kind: 'page', page };
+    },
+  };
+}
