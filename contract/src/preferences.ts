@@ -8,7 +8,7 @@ import {
   THEMES,
 } from './constants.ts';
 
-/** A user's preferences, each with its default (new uploads public, 20 uploads a page). */
+/** A user's preferences, each with its default (new uploads public, 20 uploads a page, pictures stripped). */
 export const Preferences = z
   .object({
     /** true: an upload that does not say is public. */
@@ -31,6 +31,8 @@ export const Preferences = z
       .min(1, 'must be at least 1')
       .max(MAX_VIEWS_LIMIT, `must be at most ${MAX_VIEWS_LIMIT}`)
       .nullable(),
+    /** true: EXIF, XMP and IPTC (GPS, camera, serial numbers) are removed from new pictures. */
+    stripMetadata: z.boolean(),
   })
   .meta({ id: 'Preferences' });
 export type Preferences = z.infer<typeof Preferences>;
@@ -42,6 +44,7 @@ export const DEFAULT_PREFERENCES: Preferences = {
   uploadsPerPage: 20,
   defaultExpiry: NEVER_EXPIRES,
   defaultMaxViews: null,
+  stripMetadata: true,
 };
 
 /** Any subset; a field that is not a preference is refused, never ignored. */

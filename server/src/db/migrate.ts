@@ -22,6 +22,7 @@ import { m0014Limits } from './migrations/0014-limits.ts';
 import { m0015RetiredSlugs } from './migrations/0015-retired-slugs.ts';
 import { m0016SessionReservations } from './migrations/0016-session-reservations.ts';
 import { m0017LinkControls } from './migrations/0017-link-controls.ts';
+import { m0018StripMetadata } from './migrations/0018-strip-metadata.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015-retired-slugs': m0015RetiredSlugs,
   '0016-session-reservations': m0016SessionReservations,
   '0017-link-controls': m0017LinkControls,
+  '0018-strip-metadata': m0018StripMetadata,
 };
 
 function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {

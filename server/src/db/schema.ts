@@ -215,6 +215,8 @@ export interface UserPreferencesTable {
   /** never, or a duration such as 7d. */
   default_expiry: string;
   default_max_views: number | null;
+  /** 1: new pictures lose their EXIF, XMP and IPTC (lib/metadata). */
+  strip_metadata: Bool;
 }
 
 /** A single-use invitation: its code is stored only as a digest. */

@@ -93,6 +93,29 @@ describe('Settings page: Preferences', () => {
     ]);
   });
 
+  it('switches the stripping of photo metadata, on by default', async () => {
+    const { user, bodies } = renderSettings(savedPreferences());
+    const card = await section('Preferences');
+    const strip = await within(card).findByRole('switch', { name: 'Strip photo metadata' });
+    expect(strip).toBeChecked();
+    expect(strip).toHaveAccessibleDescription(
+      'Remove the location, camera and serial number (EXIF, XMP, IPTC) from new pictures; their orientation and colour profile stay',
+    );
+    await user.click(strip);
+    await user.click(within(card).getByRole('button', { name: 'Save Preferences' }));
+    expect(await screen.findByText('Preferences updated')).toBeInTheDocument();
+    expect(strip).not.toBeChecked();
+
+    await user.click(strip);
+    await user.click(within(card).getByRole('button', { name: 'Save Preferences' }));
+    await waitFor(() => expect(screen.getAllByText('Preferences updated')).toHaveLength(2));
+    expect(strip).toBeChecked();
+    expect(await bodies('updatePreferences')).toEqual([
+      { stripMetadata: false },
+      { stripMetadata: true },
+    ]);
+  });
+
   it.each(['5', '101', '150', '12.5', '1e2', ''])(
     'ignores %j for uploads per page: it is not sent',
     async (typed) => {

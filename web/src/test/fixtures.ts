@@ -71,6 +71,7 @@ export function makePreferences(overrides: Partial<Preferences> = {}): Preferenc
     uploadsPerPage: 20,
     defaultExpiry: 'never',
     defaultMaxViews: null,
+    stripMetadata: true,
     ...overrides,
   };
 }

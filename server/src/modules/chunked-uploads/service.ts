@@ -385,15 +385,19 @@ export function createChunkedUploadsService(deps: {
                 await storage.read(session.storage_key, { start: 0, end: SNIFF_BYTES - 1 }),
               )
             : session.mime_type;
+          // A picture loses its metadata here, once, for the parts may not be changed in place:
+          // a copy without it is written beside the joined bytes (metadata need not be near
+          // the start: WebP keeps it at the end).
+          const stripped = await uploads.stripJoined(owner, session.storage_key, mimeType);
           result = await uploads.record({
             id: session.id,
             owner,
             filename: session.filename,
             mimeType,
-            size: Number(session.total_size),
-            sha256: null,
+            size: stripped?.size ?? Number(session.total_size),
+            sha256: stripped?.sha256 ?? null,
             link: linkColumnsOf(session, clock.now()),
-            storageKey: session.storage_key,
+            storageKey: stripped?.storageKey ?? session.storage_key,
           });
         } catch (err) {
           if (err instanceof PayloadTooLargeError) {
@@ -408,9 +412,20 @@ export function createChunkedUploadsService(deps: {
         }
         // The upload exists and is charged: that is the answer, even if marking the session
         // fails (a retry or a takeover finds the upload under the session's id).
-        await sessions
-          .markCompleted(uploadId, claim, result.row.id)
-          .catch((err: unknown) => deps.onError(err, { uploadId, action: 'mark completed' }));
+        const marked = await sessions.markCompleted(uploadId, claim, result.row.id).then(
+          () => true,
+          (err: unknown) => deps.onError(err, { uploadId, action: 'mark completed' }),
+        );
+        // The joined bytes, when the upload is a stripped copy: only once the session is marked,
+        // for a completion repeated before then joins them again (the orphan sweep takes them
+        // if this fails).
+        if (marked && result.row.storage_key !== session.storage_key) {
+          await storage
+            .delete(session.storage_key)
+            .catch((err: unknown) =>
+              deps.onError(err, { uploadId, action: 'remove joined bytes' }),
+            );
+        }
         return result;
       } finally {
         clearInterval(heartbeat);

@@ -32,6 +32,7 @@ const DEFAULTS = {
   uploadsPerPage: 20,
   defaultExpiry: 'never',
   defaultMaxViews: null,
+  stripMetadata: true,
 };
 
 describe('GET and PATCH /api/preferences', () => {
@@ -42,10 +43,15 @@ describe('GET and PATCH /api/preferences', () => {
     const res = await patch(auth, { theme: 'dark' });
     expect(res.statusCode).toBe(200);
     expect(res.json().preferences).toEqual({ ...DEFAULTS, theme: 'dark' });
-    const changed = { ...DEFAULTS, theme: 'dark', uploadsPerPage: 50, emailNotifications: false };
-    expect((await patch(auth, { uploadsPerPage: 50, emailNotifications: false })).json()).toEqual({
-      preferences: changed,
-    });
+    const changed = {
+      ...DEFAULTS,
+      theme: 'dark',
+      uploadsPerPage: 50,
+      emailNotifications: false,
+      stripMetadata: false,
+    };
+    const change = { uploadsPerPage: 50, emailNotifications: false, stripMetadata: false };
+    expect((await patch(auth, change)).json()).toEqual({ preferences: changed });
     expect(await get(auth)).toEqual(changed);
     expect((await patch(auth, {})).json().preferences).toEqual(changed);
 
@@ -68,6 +74,8 @@ describe('GET and PATCH /api/preferences', () => {
       [{ theme: 'DARK' }, 'theme'],
       [{ defaultUploadPrivacy: 'false' }, 'defaultUploadPrivacy'],
       [{ emailNotifications: 1 }, 'emailNotifications'],
+      [{ stripMetadata: 'no' }, 'stripMetadata'],
+      [{ stripMetadata: null }, 'stripMetadata'],
       // One good field beside a bad one: neither is applied.
       [{ theme: 'light', uploadsPerPage: 0 }, 'uploadsPerPage'],
       [{ role: 'admin' }, 'role'],

@@ -23,6 +23,7 @@ export function createPreferencesRepository(db: Db) {
         uploads_per_page: row.uploads_per_page,
         default_expiry: row.default_expiry,
         default_max_views: row.default_max_views,
+        strip_metadata: row.strip_metadata,
       };
       await db
         .insertInto('user_preferences')

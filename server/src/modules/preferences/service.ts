@@ -19,6 +19,7 @@ function fromRow(row: PreferencesRow | undefined): Preferences {
     uploadsPerPage: Number(row.uploads_per_page),
     defaultExpiry: row.default_expiry,
     defaultMaxViews: row.default_max_views === null ? null : Number(row.default_max_views),
+    stripMetadata: row.strip_metadata === 1,
   };
 }
 
@@ -29,6 +30,9 @@ export type LinkDefaults = {
   expiry: string;
   maxViews: number | null;
 };
+
+/** What a new upload of a user gets: its link's defaults, and whether a picture is stripped. */
+export type UploadDefaults = LinkDefaults & { stripMetadata: boolean };
 
 export function createPreferencesService(deps: { preferences: PreferencesRepository }) {
   const { preferences } = deps;
@@ -46,6 +50,7 @@ export function createPreferencesService(deps: { preferences: PreferencesReposit
         uploads_per_page: next.uploadsPerPage,
         default_expiry: next.defaultExpiry,
         default_max_views: next.defaultMaxViews,
+        strip_metadata: next.stripMetadata ? 1 : 0,
       });
       return next;
     },
@@ -53,13 +58,17 @@ export function createPreferencesService(deps: { preferences: PreferencesReposit
     /** Whether this user wants notification emails. */
     wantsEmail: async (userId: string) => (await get(userId)).emailNotifications,
 
-    /** What an upload of this user gets for what it does not say. */
-    async linkDefaults(userId: string): Promise<LinkDefaults> {
+    /**
+     * What an upload of this user gets for what it does not say, and whether its metadata is
+     * stripped (one read for both).
+     */
+    async linkDefaults(userId: string): Promise<UploadDefaults> {
       const p = await get(userId);
       return {
         isPublic: p.defaultUploadPrivacy,
         expiry: p.defaultExpiry,
         maxViews: p.defaultMaxViews,
+        stripMetadata: p.stripMetadata,
       };
     },
   };

@@ -8,7 +8,7 @@ import type { Storage } from '../../storage/storage.ts';
 import type { AuditService } from '../audit/index.ts';
 import type { Module } from '../module.ts';
 import { VIEW_GRANT_TTL_MS, type LinkUrls } from '../links/index.ts';
-import type { LinkDefaults } from '../preferences/index.ts';
+import type { UploadDefaults } from '../preferences/index.ts';
 import { createUploadPresenter, type UploadPresenter } from './presenter.ts';
 import { createOrphanSweeper, type OrphanSweeper } from './orphans.ts';
 import { createUploadsRepository } from './repository.ts';
@@ -31,8 +31,8 @@ export function createUploadsModule(deps: {
   /** The ffmpeg and ffprobe commands for video thumbnails; null: none. */
   video: { ffmpeg: string; ffprobe: string } | null;
   kickTasks: () => void;
-  /** What the user's uploads get for what they do not say (their preferences). */
-  linkDefaults: (userId: string) => Promise<LinkDefaults>;
+  /** What the user's uploads get for what they do not say, metadata stripped or not. */
+  linkDefaults: (userId: string) => Promise<UploadDefaults>;
   audit: AuditService;
   log: Logger;
 }): Module & {

@@ -16,12 +16,12 @@ import type { FileHasher } from '../../lib/file-hasher.ts';
 import { newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
 import { hashStream, INLINE_HASH_LIMIT, inlineHasher } from '../../lib/hashing.ts';
-import { headCapture, sniffsClaim, storedType } from '../../lib/sniff.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
 import type { Actor, Viewer } from '../../lib/caller.ts';
 import type { AuditService } from '../audit/index.ts';
 import type { LinkUrls } from '../links/index.ts';
-import type { LinkDefaults } from '../preferences/index.ts';
+import type { UploadDefaults } from '../preferences/index.ts';
+import { intake, stripStored } from './intake.ts';
 import { createLinkChanges } from './link-changes.ts';
 import {
   decideLink,
@@ -66,8 +66,11 @@ export function createUploadsService(deps: {
   thumbnails: Thumbnailer;
   /** Tells the background runner that tasks are waiting. */
   kickTasks: () => void;
-  /** What the user's uploads get for what they do not say (their preferences). */
-  linkDefaults: (userId: string) => Promise<LinkDefaults>;
+  /**
+   * What the user's uploads get for what they do not say, and whether their pictures lose
+   * their metadata (their preferences).
+   */
+  linkDefaults: (userId: string) => Promise<UploadDefaults>;
   /** How long a used-up link's last viewer may go on reading it: its upload stays until then. */
   viewGraceMs: number;
   /** Where an admin's signed link, vanity change or delete of another's upload is recorded. */
@@ -156,7 +159,13 @@ export function createUploadsService(deps: {
         const remaining = await uploads.remainingQuota(input.owner.id, input.id);
         throw new PayloadTooLargeError(quotaMessage(remaining));
       }
-      if ('existing' in result) return { row: result.existing, created: false };
+      if ('existing' in result) {
+        // A repeated completion's stripped copy, made again: the upload has its own.
+        if (result.existing.storage_key !== input.storageKey) {
+          await storage.delete(input.storageKey).catch(() => undefined);
+        }
+        return { row: result.existing, created: false };
+      }
       if (tasks.length > 0) deps.kickTasks();
       return { row: result.inserted, created: true };
     }
@@ -187,6 +196,15 @@ export function createUploadsService(deps: {
     return decideLink(ask, await deps.linkDefaults(owner.id), clock.now());
   }
 
+  /**
+   * A chunked upload's joined bytes without their metadata, when its owner strips it and it is
+   * a picture (a copy at a new key: intake.ts); null when nothing is to be done.
+   */
+  async function stripJoined(owner: Viewer, storageKey: string, mimeType: string) {
+    if (!(await deps.linkDefaults(owner.id)).stripMetadata) return null;
+    return stripStored(storage, storageKey, mimeType);
+  }
+
   async function get(viewer: Viewer, id: string): Promise<UploadRow> {
     const row = await uploads.findById(id);
     if (!row || !canManageUpload(viewer, row)) throw new NotFoundError('Upload not found');
@@ -207,6 +225,7 @@ export function createUploadsService(deps: {
     get,
     remainingQuota: (userId: string) => uploads.remainingQuota(userId),
     decideLink: decide,
+    stripJoined,
 
     /** Handlers of this module's background tasks. */
     tasks: {
@@ -231,7 +250,8 @@ export function createUploadsService(deps: {
       requestBytes?: number;
     }): Promise<UploadRow> {
       // A bad link setting is refused before a byte is stored.
-      const link = await decide(input.owner, input.link);
+      const defaults = await deps.linkDefaults(input.owner.id);
+      const link = await decideLink(input.link, defaults, clock.now());
       const remaining = await uploads.remainingQuota(input.owner.id);
       const ceiling = Math.min(MAX_SIMPLE_UPLOAD_BYTES, remaining);
       const storageKey = objectKey('u', newStorageId());
@@ -246,9 +266,13 @@ export function createUploadsService(deps: {
       const hashing = inStore ? inlineHasher(Infinity) : surelyLarge ? null : inlineHasher();
       const filename = cleanDisplayName(input.filename);
       const claimed = resolveMimeType(filename, input.mimeType);
-      // A claimed picture, video or sound has its first bytes read as they pass (lib/sniff.ts).
-      const head = sniffsClaim(claimed) ? headCapture() : null;
-      const stages = [head?.stream, hashing?.stream].filter((s) => s !== undefined);
+      const taken = intake({
+        claimed,
+        strip: defaults.stripMetadata,
+        maxInput: MAX_SIMPLE_UPLOAD_BYTES,
+        tooLarge: () => new PayloadTooLargeError(simpleLimitMessage()),
+      });
+      const stages = [...taken.stages, ...(hashing ? [hashing.stream] : [])];
       // pipeline() passes on an error the body had before it was attached, too.
       if (stages.length > 0) pipeline([input.body, ...stages], () => {});
       let size: number;
@@ -274,7 +298,7 @@ export function createUploadsService(deps: {
       const { row } = await record({
         owner: input.owner,
         filename,
-        mimeType: head ? storedType(claimed, head.head()) : claimed,
+        mimeType: taken.storedType(),
         size,
         sha256: hashing?.digest() ?? null,
         link: linkColumns(link, clock.now()),

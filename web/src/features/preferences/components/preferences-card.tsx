@@ -65,6 +65,7 @@ type Draft = {
   defaultExpiry?: string;
   /** As typed: empty for no limit. */
   defaultMaxViews?: string;
+  stripMetadata?: boolean;
 };
 
 /** What the draft would change, leaving out an unacceptable page size. */
@@ -93,6 +94,9 @@ function changesOf(saved: Preferences, draft: Draft): UpdatePreferencesRequest {
     draft.defaultMaxViews === undefined ? undefined : parseViewLimit(draft.defaultMaxViews);
   if (maxViews !== undefined && maxViews !== saved.defaultMaxViews) {
     changes.defaultMaxViews = maxViews;
+  }
+  if (draft.stripMetadata !== undefined && draft.stripMetadata !== saved.stripMetadata) {
+    changes.stripMetadata = draft.stripMetadata;
   }
   return changes;
 }
@@ -243,6 +247,17 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
           }}
         />
       </FormField>
+      <FormField
+        layout="row"
+        className={ROW}
+        label="Strip photo metadata"
+        hint="Remove the location, camera and serial number (EXIF, XMP, IPTC) from new pictures; their orientation and colour profile stay"
+      >
+        <Switch
+          checked={draft.stripMetadata ?? saved.stripMetadata}
+          onCheckedChange={(checked) => setDraft((d) => ({ ...d, stripMetadata: checked }))}
+        />
+      </FormField>
       <div className="flex justify-end">
         <Button type="submit" disabled={!dirty || update.isPending}>
           {update.isPending ? 'Saving...' : 'Save Preferences'}
@@ -256,7 +271,7 @@ function PreferencesLoading() {
   return (
     <div role="status" className="flex flex-col gap-4">
       <span className="sr-only">Loading...</span>
-      {[0, 1, 2, 3, 4, 5].map((key) => (
+      {[0, 1, 2, 3, 4, 5, 6].map((key) => (
         <Skeleton key={key} className="h-10" />
       ))}
     </div>
