@@ -7,17 +7,19 @@ import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { Toaster } from '../components/ui/sonner.tsx';
 import { UploadDialog } from '../features/uploads/components/upload-dialog.tsx';
+import { useUploadQueue } from '../features/uploads/hooks/use-upload-queue.ts';
 import { makeServerConfig } from './fixtures.ts';
 import { mockApi, type Answers } from './mock-api.ts';
 import { createTestQueryClient } from './render-app.tsx';
 
 function Harness({ sleep }: { sleep?: (ms: number) => Promise<void> }) {
   const [open, setOpen] = useState(true);
+  const queue = useUploadQueue({ sleep });
   return (
     <>
       <p>{open ? 'dialog open' : 'dialog closed'}</p>
       <button onClick={() => setOpen(true)}>reopen</button>
-      <UploadDialog open={open} onOpenChange={setOpen} uploadOptions={{ sleep }} />
+      <UploadDialog open={open} onOpenChange={setOpen} queue={queue} />
     </>
   );
 }

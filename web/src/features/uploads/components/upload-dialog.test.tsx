@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { makeServerConfig, makeUpload, makeUploadResponse } from '../../../test/fixtures.ts';
 import { reply } from '../../../test/mock-api.ts';
 import { findRow, renderDialog, row, sizedFile } from '../../../test/upload-dialog.tsx';
+import { AUTO_CLOSE_DELAY_MS } from './upload-dialog.tsx';
 import { mockXhr, type FakeXhrRequest } from '../../../test/xhr-mock.ts';
 
 const created = makeUploadResponse;
@@ -88,6 +89,23 @@ describe('UploadDialog', () => {
     });
     await user.click(screen.getByRole('button', { name: 'reopen' }));
     expect(screen.queryByRole('list', { name: 'Files to upload' })).not.toBeInTheDocument();
+  });
+
+  it('stays open when files join while a finished batch waits to close', async () => {
+    mockXhr((request) =>
+      request.respond(201, created(makeUpload({ originalFilename: 'first.txt' }))),
+    );
+    const { user, dialog, input } = renderDialog();
+    await user.upload(input, [new File(['a'], 'first.txt', { type: 'text/plain' })]);
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload 1 file(s)' }));
+    expect(await screen.findByText('1 file(s) uploaded successfully')).toBeInTheDocument();
+
+    // Within its closing second, another file arrives (dropped or pasted on the screen).
+    await user.upload(input, [new File(['b'], 'second.txt', { type: 'text/plain' })]);
+    await findRow('second.txt');
+    await new Promise((resolve) => setTimeout(resolve, AUTO_CLOSE_DELAY_MS + 200));
+    expect(screen.getByText('dialog open')).toBeInTheDocument();
+    expect(within(row('second.txt')).getByRole('img', { name: 'Pending' })).toBeInTheDocument();
   });
 
   it("shows a failed file's reason on its row, toasts it, stays open, and can retry it", async () => {

@@ -14,8 +14,8 @@ import { formatBytes } from '../../../lib/format.ts';
 import { cn } from '../../../lib/utils.ts';
 import { useServerConfig } from '../../system/index.ts';
 import { useUploadLinkChoices } from '../hooks/use-upload-link-choices.ts';
-import { useUploadQueue } from '../hooks/use-upload-queue.ts';
-import { DEFAULT_LIMITS, isChunkedUpload, type UploadFileOptions } from '../upload-file.ts';
+import type { UploadQueue } from '../hooks/use-upload-queue.ts';
+import { DEFAULT_LIMITS, isChunkedUpload } from '../upload-file.ts';
 import { UploadLinkOptions } from './upload-link-options.tsx';
 import { UploadQueueRow } from './upload-queue-row.tsx';
 
@@ -25,12 +25,11 @@ export const AUTO_CLOSE_DELAY_MS = 1000;
 type UploadDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** Test seam for the chunk retry backoff. */
-  uploadOptions?: Pick<UploadFileOptions, 'retryDelaysMs' | 'sleep'>;
+  /** The screen's queue (useUploadQueue): files pasted or dropped on the screen join it too. */
+  queue: UploadQueue;
 };
 
-export function UploadDialog({ open, onOpenChange, uploadOptions }: UploadDialogProps) {
-  const queue = useUploadQueue(uploadOptions);
+export function UploadDialog({ open, onOpenChange, queue }: UploadDialogProps) {
   const { items, pendingCount, isUploading, addFiles, removeItem, retryItem, clear, start } = queue;
   const link = useUploadLinkChoices();
   const { data: config } = useServerConfig();
@@ -39,11 +38,17 @@ export function UploadDialog({ open, onOpenChange, uploadOptions }: UploadDialog
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => () => clearTimeout(closeTimer.current), []);
+  // Files that join while a finished batch waits to close (pasted, dropped) keep it open.
+  useEffect(() => {
+    if (pendingCount > 0) clearTimeout(closeTimer.current);
+  }, [pendingCount]);
 
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
     onDrop: addFiles,
     disabled: isUploading,
     multiple: true,
+    // The screen takes files dropped anywhere (usePageDrop): not only this zone's.
+    preventDropOnDocument: false,
   });
 
   const close = () => {

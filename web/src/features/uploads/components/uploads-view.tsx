@@ -1,6 +1,7 @@
 // The Uploads screen: the list with its filters and pages, the selection and its batch actions,
 // and the dialogs that upload, write a new text, set a custom URL, change a link's settings and
-// confirm deletes.
+// confirm deletes. Files pasted or dropped anywhere on it join the upload dialog's queue; text
+// pasted on it opens New text.
 import type { Upload } from '@upshot/contract';
 import { CloudUpload, FilePlus2, SearchX } from 'lucide-react';
 import { useEffect, useState } from 'react';
@@ -16,9 +17,13 @@ import { useClampPage } from '../../../lib/use-clamp-page.ts';
 import { useUploadsPerPage } from '../../preferences/index.ts';
 import { useUploadsQuery } from '../api.ts';
 import { useOpenUpload } from '../hooks/use-open-upload.ts';
+import { usePageDrop } from '../hooks/use-page-drop.ts';
+import { usePagePaste } from '../hooks/use-page-paste.ts';
 import { useSelection } from '../hooks/use-selection.ts';
 import { useUploadActions } from '../hooks/use-upload-actions.ts';
 import { useUploadFilters } from '../hooks/use-upload-filters.ts';
+import { useUploadQueue } from '../hooks/use-upload-queue.ts';
+import { DropOverlay } from './drop-overlay.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { LinkSettingsDialog } from './link-settings-dialog.tsx';
 import { NewTextDialog } from './new-text-dialog.tsx';
@@ -41,6 +46,7 @@ export function UploadsView() {
   const openUpload = useOpenUpload();
 
   const [uploadOpen, setUploadOpen] = useState(false);
+  const uploadQueue = useUploadQueue();
   const [newText, setNewText] = useState({ open: false, text: '' });
   // Each dialog keeps its subject while it animates closed, hence a flag beside it.
   const [vanity, setVanity] = useState<{ upload: Upload | null; open: boolean }>(closed);
@@ -52,6 +58,21 @@ export function UploadsView() {
     ids: [],
     open: false,
   });
+
+  const otherDialogOpen =
+    newText.open || vanity.open || linkSettings.open || toDelete.open || batchDelete.open;
+  // Files join the queue unless another dialog is in the way or a batch is being sent (the
+  // dialog's own drop zone is closed then too).
+  const canQueue = !otherDialogOpen && !uploadQueue.isUploading;
+  const queueFiles = (files: File[]) => {
+    uploadQueue.addFiles(files);
+    setUploadOpen(true);
+  };
+  usePagePaste({
+    onFiles: canQueue && queueFiles,
+    onText: !uploadOpen && !otherDialogOpen && ((text) => setNewText({ open: true, text })),
+  });
+  const dragging = usePageDrop({ accept: canQueue, onFiles: queueFiles });
 
   // A 404 under a tag filter is no failure to report: the tag is gone, and the filter bar drops it.
   useLoadFailureToast(
@@ -178,13 +199,15 @@ export function UploadsView() {
         disabled={actions.isBatchBusy}
       />
 
-      <UploadDialog open={uploadOpen} onOpenChange={setUploadOpen} />
+      <UploadDialog open={uploadOpen} onOpenChange={setUploadOpen} queue={uploadQueue} />
 
       <NewTextDialog
         open={newText.open}
         initialText={newText.text}
         onOpenChange={(open) => setNewText((current) => ({ ...current, open }))}
       />
+
+      <DropOverlay visible={dragging} />
 
       <VanityUrlDialog
         upload={vanity.upload}

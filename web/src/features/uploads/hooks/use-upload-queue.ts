@@ -157,3 +157,5 @@ export function useUploadQueue(options: Options = {}) {
 
   return { items, pendingCount, isUploading, addFiles, removeItem, retryItem, clear, start };
 }
+
+export type UploadQueue = ReturnType<typeof useUploadQueue>;
