@@ -161,7 +161,7 @@ function NewTextForm({
             setErrors((current) => ({ ...current, text: undefined }));
           }}
           // Long text scrolls inside the box, whose lines wrap: the dialog keeps its size.
-          className="max-h-[40svh] min-h-40 font-mono text-sm md:text-sm"
+          className="max-h-[40svh] min-h-40 font-mono"
           spellCheck={false}
           disabled={saving}
         />
