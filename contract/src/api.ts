@@ -23,6 +23,7 @@ import {
 } from './access.ts';
 import { AuthResponse, LoginRequest } from './auth.ts';
 import { ShareXConfig } from './desktop.ts';
+import { OEmbedQuery, OEmbedResponse } from './oembed.ts';
 import { ROUTES, type RouteSpec } from './routes.ts';
 import { PreferencesResponse, UpdatePreferencesRequest } from './preferences.ts';
 import { AdminStats, UserStats } from './stats.ts';
@@ -629,6 +630,14 @@ export const API = {
       410: GONE,
       429: TOO_MANY_PASSWORDS,
     },
+  }),
+  oembed: endpoint(ROUTES.oembed, {
+    tag: 'Links',
+    summary: 'oEmbed 1.0 for a preview page or file link',
+    description:
+      "`url` is a link of this server, its preview page (`/v/{slug}`) or its file (`/{slug}`). A public upload without a password answers a `photo` (a picture: the file, its width and height within `maxwidth` and `maxheight`), a `video` (the browser's player as `html`, its size and thumbnail) or a `link` (anything else, and a view-limited upload: a consumer's fetch would spend a view), titled and named as its uploader's embed settings say. A link that does not exist, is private, has a password, has expired or is used up answers 404; `format=xml` 501 (JSON only); a `url` that is not a link of this server 400.",
+    query: OEmbedQuery,
+    responses: { 200: OEmbedResponse },
   }),
   preview: endpoint(ROUTES.preview, {
     tag: 'Links',

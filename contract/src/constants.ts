@@ -5,6 +5,10 @@
 
 export const API_BASE = '/api';
 
+/** The app's name and colour: what a link's embed says unless its uploader chose others. */
+export const APP_NAME = 'Upshot';
+export const APP_THEME_COLOR = '#0a0a0a';
+
 /** Header a desktop client (ShareX, scripts) sends its personal API token in. */
 export const API_TOKEN_HEADER = 'x-api-token';
 
@@ -69,6 +73,8 @@ export const ERROR_CODES = [
   'invalid_invite',
   /** GET /api/health/ready: the database or the store did not answer (503). */
   'not_ready',
+  /** Asked for something this server does not do (GET /api/oembed?format=xml: 501). */
+  'not_implemented',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

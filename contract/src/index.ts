@@ -6,6 +6,7 @@ export * from './auth.ts';
 export * from './constants.ts';
 export * from './desktop.ts';
 export * from './errors.ts';
+export * from './oembed.ts';
 export * from './preferences.ts';
 export * from './stats.ts';
 export * from './system.ts';

@@ -121,6 +121,9 @@ export const ROUTES = {
   deletionPage: { method: 'GET', path: '/d/:id', access: 'public' },
   deleteByLink: { method: 'POST', path: '/d/:id', access: 'public' },
 
+  /** oEmbed 1.0 for a link (chat apps ask it; the credentials of none are looked at). */
+  oembed: { method: 'GET', path: '/api/oembed', access: 'public', ignoresCredentials: true },
+
   // the links (GET answers HEAD too)
   /** An upload's preview page: its name, size, a Download button and the file shown by type. */
   preview: { method: 'GET', path: '/v/:slug', access: 'public', servesUploadBytes: true },

@@ -48,6 +48,12 @@ export class NotReadyError extends AppError {
     super('not_ready', 503, message);
   }
 }
+/** Something this server does not do (an oEmbed answer in XML). */
+export class NotImplementedError extends AppError {
+  constructor(message: string) {
+    super('not_implemented', 501, message);
+  }
+}
 export class NotFoundError extends AppError {
   constructor(message = 'Not found') {
     super('not_found', 404, message);

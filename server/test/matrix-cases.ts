@@ -114,6 +114,13 @@ const onAccounts = (
 
 export const CASES: Record<EndpointName, Case[]> = {
   config: [{ input: () => ({}), answers: all('200') }],
+  // A link of another server: refused as such, whoever asks (the credentials are not read).
+  oembed: [
+    {
+      input: () => ({ query: { url: 'https://elsewhere.example/abc' } }),
+      answers: all('400 validation_error'),
+    },
+  ],
   openapi: [{ input: () => ({}), answers: all('200') }],
   health: [{ input: () => ({}), answers: all('200') }],
   healthReady: [{ input: () => ({}), answers: all('200') }],

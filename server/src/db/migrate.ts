@@ -23,6 +23,7 @@ import { m0015RetiredSlugs } from './migrations/0015-retired-slugs.ts';
 import { m0016SessionReservations } from './migrations/0016-session-reservations.ts';
 import { m0017LinkControls } from './migrations/0017-link-controls.ts';
 import { m0018StripMetadata } from './migrations/0018-strip-metadata.ts';
+import { m0019MediaSize } from './migrations/0019-media-size.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016-session-reservations': m0016SessionReservations,
   '0017-link-controls': m0017LinkControls,
   '0018-strip-metadata': m0018StripMetadata,
+  '0019-media-size': m0019MediaSize,
 };
 
 function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {

@@ -89,6 +89,9 @@ export interface UploadsTable {
   last_view_at: string | null;
   /** argon2id hash of the link's password; null: none. */
   password_hash: string | null;
+  /** A picture's or video's size in pixels, as shown; set with its thumbnail, else null. */
+  width: Generated<number | null>;
+  height: Generated<number | null>;
 }
 
 export type ThumbnailStatus = 'none' | 'pending' | 'ready' | 'failed';

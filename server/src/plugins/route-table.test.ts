@@ -208,6 +208,7 @@ function samples(): Partial<Record<EndpointName, Input>> {
     },
     unlockFile: { params: { slug: upload.shortCode }, body: { password: 'secret' } },
     preview: { params: { slug: upload.shortCode } },
+    oembed: { query: { url: `${ctx.config.publicUrl}/v/${upload.shortCode}` } },
     unlockPreview: { params: { slug: upload.shortCode }, body: { password: 'secret' } },
   };
 }

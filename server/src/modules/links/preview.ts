@@ -6,8 +6,9 @@
  */
 import type { Storage } from '../../storage/storage.ts';
 import type { createGate, GateRequest, Refusal } from './gate.ts';
+import type { EmbedSettings } from './embed-tags.ts';
 import { previewOf, type Preview } from './preview-kinds.ts';
-import type { LinkRow } from './repository.ts';
+import type { PreviewRow } from './repository.ts';
 
 /** The most of a text the server puts in a page; "Show all" loads the rest in the browser. */
 export const PREVIEW_TEXT_BYTES = 512 * 1024;
@@ -15,7 +16,7 @@ export const PREVIEW_TEXT_BYTES = 512 * 1024;
 const BINARY_SNIFF_BYTES = 8192;
 
 export type PreviewPage = {
-  row: LinkRow;
+  row: PreviewRow;
   preview: Preview;
   /** The first PREVIEW_TEXT_BYTES of a text, decoded; null when there is none to put in the page. */
   text: string | null;
@@ -25,18 +26,24 @@ export type PreviewPage = {
   fetchText: boolean;
   /** The caller is a visitor (not the owner, an administrator or a signed link). */
   visitor: boolean;
+  /** How the uploader's links present themselves (its title filled in). */
+  embed: EmbedSettings;
+  /** The thumbnail anyone may fetch (a video's picture), if it has one. */
+  thumbnailUrl: string | null;
 };
 
 export type PreviewAnswer = { kind: 'not-found' } | Refusal | { kind: 'page'; page: PreviewPage };
 
 export function createPreviews(deps: {
-  findLink: (slug: string) => Promise<LinkRow | undefined>;
+  findPreview: (slug: string) => Promise<PreviewRow | undefined>;
   gate: ReturnType<typeof createGate>['gate'];
   storage: Pick<Storage, 'read'>;
   isSlug: (slug: string) => boolean;
+  /** The uploader's embed settings for this upload, and its thumbnail anyone may fetch. */
+  describe: (row: PreviewRow) => Promise<{ embed: EmbedSettings; thumbnailUrl: string | null }>;
 }) {
   /** The first bytes of a text upload as a string (a character cut at the end is left out). */
-  async function readText(row: LinkRow): Promise<{ text: string; binary: boolean } | null> {
+  async function readText(row: PreviewRow): Promise<{ text: string; binary: boolean } | null> {
     const size = Number(row.size);
     if (size === 0) return { text: '', binary: false };
     const length = Math.min(size, PREVIEW_TEXT_BYTES);
@@ -57,7 +64,7 @@ export function createPreviews(deps: {
     /** GET or HEAD /v/{slug}: the page's content, or why the gate turned the caller away. */
     async preview(slug: string, req: GateRequest & { head: boolean }): Promise<PreviewAnswer> {
       if (!deps.isSlug(slug)) return { kind: 'not-found' };
-      const row = await deps.findLink(slug);
+      const row = await deps.findPreview(slug);
       if (!row) return { kind: 'not-found' };
       const pass = await deps.gate(row, req, 'file');
       if (pass.kind !== 'pass') return pass;
@@ -69,6 +76,7 @@ export function createPreviews(deps: {
         truncated: false,
         fetchText: false,
         visitor: pass.visitor,
+        ...(await deps.describe(row)),
       };
       if (preview.kind !== 'text' && preview.kind !== 'markdown') return { kind: 'page', page };
       page.truncated = Number(row.size) > PREVIEW_TEXT_BYTES;

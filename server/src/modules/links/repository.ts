@@ -22,6 +22,13 @@ const GATED = [
 export type LinkRow = GatedRow &
   Pick<UploadRow, 'mime_type' | 'original_filename' | 'created_at' | 'size' | 'storage_key'>;
 
+/**
+ * What a preview page and its embeds need of an upload: beside the file's, its short code and
+ * thumbnail (a video's picture), its size in pixels, and its owner's name.
+ */
+export type PreviewRow = LinkRow &
+  Pick<UploadRow, 'short_code' | 'thumbnail_status' | 'width' | 'height'> & { username: string };
+
 /** What serving a thumbnail needs of its upload. */
 export type ThumbnailRow = GatedRow & Pick<UploadRow, 'thumbnail_status' | 'thumbnail_key'>;
 
@@ -72,6 +79,29 @@ export function createLinksRepository(db: Db) {
       const item: { slug: string; row?: LinkRow } = { slug: slug.toLowerCase() };
       await lookUp(item);
       return item.row;
+    },
+
+    /** The upload behind a preview page's slug (one query; pages are not downloads). */
+    findPreview(slug: string): Promise<PreviewRow | undefined> {
+      return db
+        .selectFrom('slugs')
+        .innerJoin('uploads', 'uploads.id', 'slugs.upload_id')
+        .innerJoin('users', 'users.id', 'uploads.user_id')
+        .select([
+          ...GATED,
+          'uploads.mime_type',
+          'uploads.original_filename',
+          'uploads.created_at',
+          'uploads.size',
+          'uploads.storage_key',
+          'uploads.short_code',
+          'uploads.thumbnail_status',
+          'uploads.width',
+          'uploads.height',
+          'users.username',
+        ])
+        .where('slugs.slug', '=', slug.toLowerCase())
+        .executeTakeFirst();
     },
 
     findThumbnail(shortCode: string): Promise<ThumbnailRow | undefined> {

@@ -2,13 +2,13 @@
  * The share links: GET/HEAD /{vanityOrShortCode}, /thumb/{shortCode} and the preview page
  * /v/{slug}, and POST /{slug} and /v/{slug}, a protected link's password form.
  */
-import { API, LINK_HEADERS } from '@upshot/contract';
+import { API, API_BASE, LINK_HEADERS } from '@upshot/contract';
 import { parseCookie } from 'cookie';
 import type { FileHandle } from 'node:fs/promises';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NotFoundError } from '../../errors.ts';
+import { NotFoundError, NotImplementedError, ValidationError } from '../../errors.ts';
 import { headerValue, utf8HeaderValue } from '../../lib/headers.ts';
 import { route } from '../../plugins/route-table.ts';
 import { pumpFile } from './file-pump.ts';
@@ -23,6 +23,7 @@ import { baseHeaders, keptFileHeaders, PAGE_HEADERS, setCookieHeader } from './p
 import type { Refusal } from './gate.ts';
 import { previewCsp } from './content-policy.ts';
 import { previewPageHtml, type PreviewAssets } from './preview-page.ts';
+import { describable, embedTagsHtml } from './embed-tags.ts';
 import type { Body, LinkRequest, LinksService } from './service.ts';
 import type { PreviewPage } from './preview.ts';
 import type { LinkCookie } from './urls.ts';
@@ -127,6 +128,8 @@ export function linksRoutes(deps: {
     setCookieHeader(c, { secure, path: `${basePath}/v/${slug}` }),
   ];
   const pageCsp = previewCsp(base.origin);
+  // The API beside the links, under PUBLIC_URL as the desktop uploaders' config has it.
+  const apiBase = `${deps.publicUrl}${API_BASE}`;
 
   /** POST /{slug} and /v/{slug}: the password form; back to where it was posted from. */
   const unlock = async (
@@ -219,16 +222,30 @@ export function linksRoutes(deps: {
         'cache-control': page.visitor && isOpen(page) ? 'no-cache' : 'private, no-store',
       });
       if (req.head) return reply.send();
+      const pageUrl = `${deps.publicUrl}/v/${params.slug}`;
+      const oembedUrl = `${apiBase}/oembed?url=${encodeURIComponent(pageUrl)}&format=json`;
       return reply.send(
         previewPageHtml({
           page,
           rawUrl,
           downloadUrl,
           assets: deps.previewAssets,
-          title: page.row.original_filename,
-          tags: '',
+          // A page that may not describe its upload names it only to who may open it.
+          title: describable(page) ? page.embed.title : page.row.original_filename,
+          tags: embedTagsHtml({ page, pageUrl, rawUrl, oembedUrl }),
         }),
       );
+    }),
+    route(API.oembed, async ({ reply, query }) => {
+      if (query.format === 'xml') {
+        throw new NotImplementedError('format must be json: this server answers oEmbed in JSON');
+      }
+      const answer = await links.oembed(query);
+      if (answer.kind === 'bad-url') throw new ValidationError(answer.message);
+      if (answer.kind === 'not-found') throw new NotFoundError('No public link at this url');
+      // Any page may ask (a chat app's web client); it says only what the page's tags say.
+      reply.header('access-control-allow-origin', '*').header('cache-control', 'no-cache');
+      return answer.body;
     }),
   ];
 }

@@ -5,6 +5,7 @@
  * answer is plain data and an opened body; routes.ts writes it to the response.
  */
 import fsp, { type FileHandle } from 'node:fs/promises';
+import { APP_NAME, APP_THEME_COLOR } from '@upshot/contract';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -17,7 +18,8 @@ import { parseRange } from './http-range.ts';
 import { createGate, type AttemptLimits, type GateRequest, type Refusal } from './gate.ts';
 import { isExpired, type GatedRow } from './policy.ts';
 import { isOpenToAll, type LinkCookie, type LinkUrls } from './urls.ts';
-import type { LinkRow, LinksRepository } from './repository.ts';
+import type { LinkRow, LinksRepository, PreviewRow } from './repository.ts';
+import { createOEmbed } from './oembed.ts';
 import { createViewCounter } from './view-counter.ts';
 import { createPreviews } from './preview.ts';
 
@@ -195,11 +197,23 @@ export function createLinksService(deps: {
     verifyPassword: deps.verifyPassword,
   });
   const gate = gates.gate;
-  const previews = createPreviews({
-    findLink: (slug) => links.findLink(slug),
-    gate,
-    storage,
-    isSlug: (slug) => SLUG.test(slug),
+  /** What a page's embeds and the oEmbed answer say of an upload, as its uploader set. */
+  const describe = async (row: PreviewRow) => ({
+    embed: { title: row.original_filename, siteName: APP_NAME, color: APP_THEME_COLOR },
+    thumbnailUrl:
+      row.thumbnail_status === 'ready' && isOpenToAll(row)
+        ? urls.thumbnailUrl(row, clock.now().getTime())
+        : null,
+  });
+  const isSlug = (slug: string) => SLUG.test(slug);
+  const findPreview = (slug: string) => links.findPreview(slug);
+  const previews = createPreviews({ findPreview, gate, storage, isSlug, describe });
+  const oembed = createOEmbed({
+    publicUrl: urls.publicUrl,
+    clock,
+    findPreview,
+    isSlug,
+    describe,
   });
 
   /**
@@ -354,6 +368,9 @@ export function createLinksService(deps: {
 
     /** GET or HEAD /v/{slug}: the preview page (preview.ts). */
     preview: previews.preview,
+
+    /** GET /api/oembed (oembed.ts). */
+    oembed,
 
     /** POST /{slug} or /v/{slug}: the password form (gate.ts). */
     async unlock(slug: string, password: string, req: LinkRequest) {

@@ -269,10 +269,15 @@ export function createUploadsRepository(db: Db, search: UploadSearch) {
     },
 
     /** Records the thumbnail made for a pending upload; false when the upload is gone. */
-    async setThumbnailReady(id: string, key: string): Promise<boolean> {
+    /** Records a thumbnail made, and the size of the picture or video it shows. */
+    async setThumbnailReady(
+      id: string,
+      key: string,
+      size: { width: number; height: number },
+    ): Promise<boolean> {
       const res = await db
         .updateTable('uploads')
-        .set({ thumbnail_key: key, thumbnail_status: 'ready' })
+        .set({ thumbnail_key: key, thumbnail_status: 'ready', ...size })
         .where('id', '=', id)
         .where('thumbnail_status', '=', 'pending')
         .executeTakeFirst();

@@ -49,7 +49,10 @@ let sharpLoading: Promise<Sharp> | null = null;
 /** The file's bytes are not an image sharp can read: a fact about the file, not a failure. */
 class UndecodableError extends Error {}
 
-async function toWebp(input: Readable): Promise<Buffer> {
+/** A thumbnail, and the size of what it shows (as shown: after its orientation), in pixels. */
+type Rendered = { webp: Buffer; width: number; height: number };
+
+async function toWebp(input: Readable): Promise<Rendered> {
   const sharp = await (sharpLoading ??= import('sharp').then((m) => m.default));
   const transformer = sharp({ failOn: 'error', limitInputPixels: MAX_SOURCE_PIXELS })
     .rotate()
@@ -62,7 +65,10 @@ async function toWebp(input: Readable): Promise<Buffer> {
   });
   input.pipe(transformer);
   try {
-    return await transformer.toBuffer();
+    // The source is read once: sharp keeps a piped input for the resize after this.
+    const { autoOrient } = await transformer.metadata();
+    const webp = await transformer.toBuffer();
+    return { webp, width: autoOrient.width, height: autoOrient.height };
   } catch (err) {
     if (readError) throw readError; // storage failed: a real failure, retried by the task
     throw new UndecodableError(err instanceof Error ? err.message : String(err));
@@ -178,7 +184,7 @@ export function createThumbnailer(deps: {
 }) {
   const { storage, uploads, video, log } = deps;
 
-  async function fromVideo(row: UploadRow): Promise<Buffer | null> {
+  async function fromVideo(row: UploadRow): Promise<Rendered | null> {
     if (!video) return null;
     // ffmpeg needs its input whole: the file on local disk, or a short-lived URL straight to
     // the object store, so a large video is never copied anywhere to grab one frame.
@@ -197,10 +203,11 @@ export function createThumbnailer(deps: {
     }
     const frame =
       (await grabFrame(video.ffmpeg, input, 1)) ?? (await grabFrame(video.ffmpeg, input, 0));
-    return frame ? toWebp(Readable.from([frame])) : null;
+    // The video's own size, not its frame's: a player shows the video at it.
+    return frame ? { ...(await toWebp(Readable.from([frame]))), ...size } : null;
   }
 
-  async function render(row: UploadRow): Promise<Buffer | null> {
+  async function render(row: UploadRow): Promise<Rendered | null> {
     const mime = row.mime_type.toLowerCase();
     if (RASTER.has(mime)) return toWebp(await storage.get(row.storage_key));
     if (mime.startsWith('video/')) return fromVideo(row);
@@ -221,22 +228,23 @@ export function createThumbnailer(deps: {
      */
     async make(row: UploadRow): Promise<void> {
       if (row.thumbnail_status !== 'pending') return;
-      let webp: Buffer | null;
+      let made: Rendered | null;
       try {
-        webp = await render(row);
+        made = await render(row);
       } catch (err) {
         if (!(err instanceof UndecodableError)) throw err;
         log.info({ uploadId: row.id, reason: err.message }, 'no thumbnail: not a readable image');
-        webp = null;
+        made = null;
       }
-      if (!webp) {
+      if (!made) {
         await uploads.setThumbnailFailed(row.id);
         return;
       }
       const key = objectKey('t', newStorageId());
-      await storage.put(key, Readable.from([webp]));
+      await storage.put(key, Readable.from([made.webp]));
       // Deleted meanwhile: this one belongs to nobody.
-      if (!(await uploads.setThumbnailReady(row.id, key))) await storage.delete(key);
+      const size = { width: made.width, height: made.height };
+      if (!(await uploads.setThumbnailReady(row.id, key, size))) await storage.delete(key);
     },
   };
 }
