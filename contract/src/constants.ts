@@ -9,6 +9,29 @@ export const API_BASE = '/api';
 export const APP_NAME = 'Upshot';
 export const APP_THEME_COLOR = '#0a0a0a';
 
+/** Which link a user's clients hand out: the file itself, or its preview page (/v/{slug}). */
+export const LINK_STYLES = ['raw', 'preview'] as const;
+export type LinkStyle = (typeof LINK_STYLES)[number];
+
+/** What an embed's title template may name, each as {name}. */
+export const EMBED_PLACEHOLDERS = ['filename', 'size', 'date', 'username'] as const;
+export type EmbedPlaceholder = (typeof EMBED_PLACEHOLDERS)[number];
+export const DEFAULT_EMBED_TITLE = '{filename}';
+export const EMBED_TITLE_MAX = 200;
+export const EMBED_SITE_NAME_MAX = 100;
+
+/** A title template with its placeholders filled in (an unknown one is left as it is). */
+export function fillEmbedTitle(
+  template: string,
+  values: Readonly<Record<EmbedPlaceholder, string>>,
+): string {
+  return template.replace(/\{([a-z]+)\}/g, (whole, name: string) =>
+    (EMBED_PLACEHOLDERS as readonly string[]).includes(name)
+      ? values[name as EmbedPlaceholder]
+      : whole,
+  );
+}
+
 /** Header a desktop client (ShareX, scripts) sends its personal API token in. */
 export const API_TOKEN_HEADER = 'x-api-token';
 

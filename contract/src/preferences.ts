@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import {
+  APP_NAME,
+  APP_THEME_COLOR,
+  DEFAULT_EMBED_TITLE,
+  EMBED_PLACEHOLDERS,
+  EMBED_SITE_NAME_MAX,
+  EMBED_TITLE_MAX,
+  LINK_STYLES,
   isDefaultExpiry,
   MAX_PAGE_SIZE,
   MAX_VIEWS_LIMIT,
@@ -7,6 +14,14 @@ import {
   NEVER_EXPIRES,
   THEMES,
 } from './constants.ts';
+import { text } from './text.ts';
+
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+/** Whether every {name} in a title template is one of EMBED_PLACEHOLDERS. */
+const knownPlaceholders = (template: string) =>
+  [...template.matchAll(PLACEHOLDER)].every(([, name]) =>
+    (EMBED_PLACEHOLDERS as readonly string[]).includes(name!),
+  );
 
 /** A user's preferences, each with its default (new uploads public, 20 uploads a page, pictures stripped). */
 export const Preferences = z
@@ -33,6 +48,20 @@ export const Preferences = z
       .nullable(),
     /** true: EXIF, XMP and IPTC (GPS, camera, serial numbers) are removed from new pictures. */
     stripMetadata: z.boolean(),
+    /**
+     * Which link the clients hand out (Copy URL, the clipboard after an upload, ShareX, the
+     * scripts): the file itself (`raw`), or its preview page (`preview`).
+     */
+    linkStyle: z.enum(LINK_STYLES),
+    /** The title of this user's links in chat apps: {filename}, {size}, {date}, {username}. */
+    embedTitle: text(EMBED_TITLE_MAX)
+      .trim()
+      .min(1, 'must not be empty')
+      .refine(knownPlaceholders, 'may name only {filename}, {size}, {date} and {username}'),
+    /** The site name chat apps show above it. */
+    embedSiteName: text(EMBED_SITE_NAME_MAX).trim().min(1, 'must not be empty'),
+    /** The colour of the embed's edge (theme-color), as #rrggbb (kept in lower case). */
+    embedColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour as #rrggbb'),
   })
   .meta({ id: 'Preferences' });
 export type Preferences = z.infer<typeof Preferences>;
@@ -45,6 +74,10 @@ export const DEFAULT_PREFERENCES: Preferences = {
   defaultExpiry: NEVER_EXPIRES,
   defaultMaxViews: null,
   stripMetadata: true,
+  linkStyle: 'raw',
+  embedTitle: DEFAULT_EMBED_TITLE,
+  embedSiteName: APP_NAME,
+  embedColor: APP_THEME_COLOR,
 };
 
 /** Any subset; a field that is not a preference is refused, never ignored. */

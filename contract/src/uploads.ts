@@ -36,8 +36,13 @@ export const Upload = z
     isPublic: z.boolean(),
     createdAt: z.string(),
     tags: z.array(Tag),
-    /** The public link: PUBLIC_URL/ + vanity URL or short code. */
+    /** The public link: PUBLIC_URL/ + vanity URL or short code (the file itself, always). */
     url: z.string(),
+    /**
+     * Its preview page: PUBLIC_URL/v/ + vanity URL or short code. Clients hand out this or `url`
+     * as the owner's `linkStyle` preference says.
+     */
+    previewUrl: z.string(),
     /**
      * /thumb/{shortCode}, signed unless anyone may see it (public, no view limit, no password);
      * null when it has no thumbnail.
@@ -60,6 +65,8 @@ export const IdParams = z.object({ id: Id });
 export const UploadResponse = z
   .object({
     url: z.string(),
+    /** The upload's preview page (`upload.previewUrl`). */
+    previewUrl: z.string(),
     message: z.string(),
     upload: Upload,
     /**

@@ -199,6 +199,7 @@ export async function buildApp(deps: AppDeps) {
     audit: audit.service,
     auth: auth.service,
     previewAssets: readPreviewAssets(config.webDistDir),
+    embedSettings: preferences.service.embedSettings,
     log,
   });
   const system = createSystemModule({

@@ -24,6 +24,7 @@ import { m0016SessionReservations } from './migrations/0016-session-reservations
 import { m0017LinkControls } from './migrations/0017-link-controls.ts';
 import { m0018StripMetadata } from './migrations/0018-strip-metadata.ts';
 import { m0019MediaSize } from './migrations/0019-media-size.ts';
+import { m0020LinkStyleEmbeds } from './migrations/0020-link-style-embeds.ts';
 
 export const MIGRATIONS: Record<string, Migration> = {
   '0001-init': m0001Init,
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0017-link-controls': m0017LinkControls,
   '0018-strip-metadata': m0018StripMetadata,
   '0019-media-size': m0019MediaSize,
+  '0020-link-style-embeds': m0020LinkStyleEmbeds,
 };
 
 function migrator(handle: DatabaseHandle, migrations: Record<string, Migration>): Migrator {

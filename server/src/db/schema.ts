@@ -220,6 +220,13 @@ export interface UserPreferencesTable {
   default_max_views: number | null;
   /** 1: new pictures lose their EXIF, XMP and IPTC (lib/metadata). */
   strip_metadata: Bool;
+  /** Which link the user's clients hand out: the file, or its preview page. */
+  link_style: 'raw' | 'preview';
+  /** How the user's links present themselves in chat apps. */
+  embed_title: string;
+  embed_site_name: string;
+  /** #rrggbb, lower case. */
+  embed_color: string;
 }
 
 /** A single-use invitation: its code is stored only as a digest. */

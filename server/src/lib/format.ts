@@ -30,6 +30,18 @@ const UTC_DATE_TIME = new Intl.DateTimeFormat('en-US', {
   timeZoneName: 'short',
 });
 
+const UTC_DATE = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
+
+/** A day in the web app's date format (en-US), in UTC ("Nov 23, 2026"). */
+export function formatUtcDate(iso: string): string {
+  return UTC_DATE.format(new Date(iso));
+}
+
 /**
  * A moment in the web app's date format (en-US), in UTC and saying so: a page or an email has
  * no time zone of its reader ("Nov 23, 2026, 5:40 PM UTC").

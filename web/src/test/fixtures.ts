@@ -43,6 +43,7 @@ export function makeUpload(overrides: Partial<Upload> = {}): Upload {
     createdAt: '2025-03-05T14:07:00.000Z',
     tags: [],
     url: `http://localhost/${shortCode}`,
+    previewUrl: `http://localhost/v/${shortCode}`,
     thumbnailUrl: null,
     expiresAt: null,
     maxViews: null,
@@ -72,6 +73,10 @@ export function makePreferences(overrides: Partial<Preferences> = {}): Preferenc
     defaultExpiry: 'never',
     defaultMaxViews: null,
     stripMetadata: true,
+    linkStyle: 'raw',
+    embedTitle: '{filename}',
+    embedSiteName: 'Upshot',
+    embedColor: '#0a0a0a',
     ...overrides,
   };
 }
@@ -129,6 +134,7 @@ export function makeTag(name: string, uploadCount = 0, id = `t-${name}`): TagSum
 export function makeUploadResponse(upload: Upload): UploadResponse {
   return {
     url: upload.url,
+    previewUrl: upload.previewUrl,
     message: 'File uploaded successfully',
     upload,
     deletionUrl: `http://localhost/d/${upload.id}?signature=sig`,

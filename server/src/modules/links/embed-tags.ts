@@ -5,8 +5,15 @@
  * of these tags, and a view-limited one names no picture or video (a crawler's fetch would
  * spend a view).
  */
-import { escapeHtml, formatBytes, formatUtcDateTime } from '../../lib/format.ts';
+import { fillEmbedTitle } from '@upshot/contract';
+import { escapeHtml, formatBytes, formatUtcDate, formatUtcDateTime } from '../../lib/format.ts';
 import type { PreviewPage } from './preview.ts';
+import type { PreviewRow } from './repository.ts';
+
+/** An uploader's embed preferences: the title as a template, the site name, the colour. */
+export type EmbedSettingsOf = (
+  userId: string,
+) => Promise<{ titleTemplate: string; siteName: string; color: string }>;
 
 /** How an uploader's links present themselves (their preferences). */
 export type EmbedSettings = {
@@ -16,6 +23,25 @@ export type EmbedSettings = {
   /** #rrggbb */
   color: string;
 };
+
+/** The uploader's preferences applied to an upload: its title template filled in. */
+export function embedOf(
+  row: PreviewRow,
+  preferences: Awaited<ReturnType<EmbedSettingsOf>>,
+): EmbedSettings {
+  const title = fillEmbedTitle(preferences.titleTemplate, {
+    filename: row.original_filename,
+    size: formatBytes(Number(row.size)),
+    date: formatUtcDate(row.created_at),
+    username: row.username,
+  });
+  // A template of placeholders that fill in empty says at least the file's name.
+  return {
+    title: title.trim() || row.original_filename,
+    siteName: preferences.siteName,
+    color: preferences.color,
+  };
+}
 
 export type EmbedInput = {
   page: PreviewPage;

@@ -18,6 +18,7 @@ import type { AttemptLimits } from './gate.ts';
 import { createLinksService, PRESIGNED_SECONDS, type LinksService } from './service.ts';
 import type { LinkUrls } from './urls.ts';
 import type { PreviewAssets } from './preview-page.ts';
+import type { EmbedSettingsOf } from './embed-tags.ts';
 
 export { FILE_CSP, fileCsp } from './content-policy.ts';
 export { createLinkUrls, VIEW_GRANT_TTL_MS, type LinkUrls } from './urls.ts';
@@ -39,6 +40,8 @@ export function createLinksModule(deps: {
   auth: AttemptLimits;
   /** The preview page's script and stylesheets (the web build's). */
   previewAssets: PreviewAssets;
+  /** How an uploader's links present themselves in chat apps (the preferences module's). */
+  embedSettings: EmbedSettingsOf;
   log: Logger;
 }): Module & { service: LinksService } {
   const service = createLinksService({
@@ -50,6 +53,7 @@ export function createLinksModule(deps: {
     audit: deps.audit,
     attempts: deps.auth,
     verifyPassword,
+    embedSettings: deps.embedSettings,
     onError: (err, context) => deps.log.error({ err, ...context }, 'views not committed yet'),
   });
   return {

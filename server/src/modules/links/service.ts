@@ -5,7 +5,6 @@
  * answer is plain data and an opened body; routes.ts writes it to the response.
  */
 import fsp, { type FileHandle } from 'node:fs/promises';
-import { APP_NAME, APP_THEME_COLOR } from '@upshot/contract';
 import { pipeline, Transform, type Readable } from 'node:stream';
 import type { Clock } from '../../lib/clock.ts';
 import type { Logger } from '../../lib/logger.ts';
@@ -20,6 +19,7 @@ import { isExpired, type GatedRow } from './policy.ts';
 import { isOpenToAll, type LinkCookie, type LinkUrls } from './urls.ts';
 import type { LinkRow, LinksRepository, PreviewRow } from './repository.ts';
 import { createOEmbed } from './oembed.ts';
+import { embedOf, type EmbedSettingsOf } from './embed-tags.ts';
 import { createViewCounter } from './view-counter.ts';
 import { createPreviews } from './preview.ts';
 
@@ -179,6 +179,8 @@ export function createLinksService(deps: {
   attempts: AttemptLimits;
   /** Checks a password against its argon2id hash. */
   verifyPassword: (hash: string, password: string) => Promise<boolean>;
+  /** How an uploader's links present themselves in chat apps. */
+  embedSettings: EmbedSettingsOf;
   /** Where a failure to commit views goes (they are kept and tried again). */
   onError: (err: unknown, context: Record<string, unknown>) => void;
 }) {
@@ -199,7 +201,7 @@ export function createLinksService(deps: {
   const gate = gates.gate;
   /** What a page's embeds and the oEmbed answer say of an upload, as its uploader set. */
   const describe = async (row: PreviewRow) => ({
-    embed: { title: row.original_filename, siteName: APP_NAME, color: APP_THEME_COLOR },
+    embed: embedOf(row, await deps.embedSettings(row.user_id)),
     thumbnailUrl:
       row.thumbnail_status === 'ready' && isOpenToAll(row)
         ? urls.thumbnailUrl(row, clock.now().getTime())

@@ -79,6 +79,10 @@ export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) 
     publicUrl,
     url: fileUrl,
 
+    /** The upload's preview page, by the same slug as its link. */
+    previewUrl: (row: Pick<UploadRow, 'vanity_url' | 'short_code'>) =>
+      `${publicUrl}/v/${encodeURIComponent(row.vanity_url ?? row.short_code)}`,
+
     /**
      * The thumbnail link, signed for an hour or two unless anyone may see it (a private upload,
      * or one behind a password or a view limit, shows its owner a thumbnail nobody else gets).

@@ -5,7 +5,12 @@ import { createPreferencesRepository } from './repository.ts';
 import { preferencesRoutes } from './routes.ts';
 import { createPreferencesService, type PreferencesService } from './service.ts';
 
-export type { LinkDefaults, PreferencesService, UploadDefaults } from './service.ts';
+export type {
+  EmbedPreferences,
+  LinkDefaults,
+  PreferencesService,
+  UploadDefaults,
+} from './service.ts';
 
 export function createPreferencesModule(deps: {
   db: Db;

@@ -33,6 +33,10 @@ const DEFAULTS = {
   defaultExpiry: 'never',
   defaultMaxViews: null,
   stripMetadata: true,
+  linkStyle: 'raw',
+  embedTitle: '{filename}',
+  embedSiteName: 'Upshot',
+  embedColor: '#0a0a0a',
 };
 
 describe('GET and PATCH /api/preferences', () => {

@@ -24,6 +24,10 @@ export function createPreferencesRepository(db: Db) {
         default_expiry: row.default_expiry,
         default_max_views: row.default_max_views,
         strip_metadata: row.strip_metadata,
+        link_style: row.link_style,
+        embed_title: row.embed_title,
+        embed_site_name: row.embed_site_name,
+        embed_color: row.embed_color,
       };
       await db
         .insertInto('user_preferences')

@@ -20,8 +20,15 @@ function fromRow(row: PreferencesRow | undefined): Preferences {
     defaultExpiry: row.default_expiry,
     defaultMaxViews: row.default_max_views === null ? null : Number(row.default_max_views),
     stripMetadata: row.strip_metadata === 1,
+    linkStyle: row.link_style,
+    embedTitle: row.embed_title,
+    embedSiteName: row.embed_site_name,
+    embedColor: row.embed_color,
   };
 }
+
+/** How a user's links present themselves in chat apps (its title still to be filled in). */
+export type EmbedPreferences = { titleTemplate: string; siteName: string; color: string };
 
 /** What a new upload of a user gets unless it says: its privacy, expiry and view limit. */
 export type LinkDefaults = {
@@ -42,6 +49,7 @@ export function createPreferencesService(deps: { preferences: PreferencesReposit
 
     async update(viewer: Viewer, change: UpdatePreferencesRequest): Promise<Preferences> {
       const next = { ...(await get(viewer.id)), ...change };
+      next.embedColor = next.embedColor.toLowerCase();
       await preferences.save({
         user_id: viewer.id,
         default_upload_public: next.defaultUploadPrivacy ? 1 : 0,
@@ -51,8 +59,18 @@ export function createPreferencesService(deps: { preferences: PreferencesReposit
         default_expiry: next.defaultExpiry,
         default_max_views: next.defaultMaxViews,
         strip_metadata: next.stripMetadata ? 1 : 0,
+        link_style: next.linkStyle,
+        embed_title: next.embedTitle,
+        embed_site_name: next.embedSiteName,
+        embed_color: next.embedColor,
       });
       return next;
+    },
+
+    /** How this user's links present themselves in chat apps (the preview page's tags). */
+    async embedSettings(userId: string): Promise<EmbedPreferences> {
+      const p = await get(userId);
+      return { titleTemplate: p.embedTitle, siteName: p.embedSiteName, color: p.embedColor };
     },
 
     /** Whether this user wants notification emails. */

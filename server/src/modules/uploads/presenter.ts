@@ -22,6 +22,7 @@ export function toUploadResponse(row: UploadRow, tags: Tag[], urls: LinkUrls, no
     createdAt: row.created_at,
     tags,
     url: urls.url(row),
+    previewUrl: urls.previewUrl(row),
     thumbnailUrl: hasThumbnail(row) ? urls.thumbnailUrl(row, now) : null,
     expiresAt: row.expires_at,
     maxViews: row.max_views === null ? null : Number(row.max_views),
@@ -57,6 +58,7 @@ export function createUploadPresenter(deps: {
     const upload = await one(row);
     return {
       url: upload.url,
+      previewUrl: upload.previewUrl,
       message: 'File uploaded successfully',
       upload,
       deletionUrl: deps.urls.deletionUrl(row),
