@@ -172,7 +172,9 @@ describe('Uploads page: New text', () => {
 
     requests[0]!.respond(413, { error: 'payload_too_large', message: 'Storage quota exceeded' });
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('Storage quota exceeded');
-    expect(screen.getAllByText('Storage quota exceeded')).toHaveLength(2); // the dialog and a toast
+    // Once, in the dialog: no toast beside it; and focus back in the text to fix or retry.
+    expect(screen.getAllByText('Storage quota exceeded')).toHaveLength(1);
+    expect(text).toHaveFocus();
     expect(text).toHaveValue('a long log');
     expect((name as HTMLInputElement).value).toMatch(/\.txt$/);
     expect(within(dialog).getByRole('button', { name: 'Save' })).toBeEnabled();

@@ -1,7 +1,10 @@
 // Paste and drop anywhere on the Uploads screen: files join the upload dialog's queue, pasted
 // text opens New text, and a paste into a text field is the field's.
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { AUTO_CLOSE_DELAY_MS } from '../features/uploads/components/upload-dialog.tsx';
+import { makeTag, makeUpload, makeUploadResponse } from '../test/fixtures.ts';
+import { mockXhr, type FakeXhrRequest } from '../test/xhr-mock.ts';
 import { renderUploads } from '../test/uploads.ts';
 
 /** What a paste event carries, as a browser's clipboard gives it. */
@@ -47,7 +50,8 @@ describe('Uploads page: paste', () => {
     expect(handled).toBe(true); // the page took it: the browser does nothing more with it
 
     const dialog = await screen.findByRole('dialog', { name: 'Upload Files' });
-    expect(queued(dialog)).toEqual(['image.png']);
+    const [pasted] = queued(dialog);
+    expect(pasted).toMatch(/^paste-.+\.png$/);
 
     // With the dialog open (focus is in it), another paste joins the same queue; a copied file
     // that comes with its name as text is the file.
@@ -55,7 +59,7 @@ describe('Uploads page: paste', () => {
     fireEvent.paste(within(dialog).getByRole('button', { name: 'Cancel' }), {
       clipboardData: clipboard({ files: [notes], text: 'notes.txt' }),
     });
-    await waitFor(() => expect(queued(dialog)).toEqual(['image.png', 'notes.txt']));
+    await waitFor(() => expect(queued(dialog)).toEqual([pasted, 'notes.txt']));
     expect(within(dialog).getByRole('button', { name: 'Upload 2 file(s)' })).toBeEnabled();
     expect(screen.queryByRole('dialog', { name: 'New text' })).toBeNull();
   });
@@ -101,6 +105,58 @@ describe('Uploads page: paste', () => {
   });
 });
 
+describe('Uploads page: paste and drop while a dialog is open', () => {
+  it('takes nothing while a dialog of another part of the screen is open (Manage tags)', async () => {
+    const { user } = renderUploads({ listTags: { tags: [makeTag('cats', 1)] } });
+    await user.click(await screen.findByRole('button', { name: /^Tag: / }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Manage tags' }));
+    const manage = await screen.findByRole('dialog', { name: 'Manage tags' });
+
+    fireEvent.paste(manage, { clipboardData: clipboard({ text: 'some notes' }) });
+    fireEvent.paste(manage, { clipboardData: clipboard({ files: [picture()] }) });
+    fireEvent.dragEnter(manage, dragged([]));
+    expect(overlayText()).toBeNull();
+    fireEvent.drop(manage, dragged([picture()]));
+    await Promise.resolve();
+    expect(
+      screen.getAllByRole('dialog').map((d) => d.getAttribute('aria-labelledby')),
+    ).toHaveLength(1);
+    expect(screen.getByRole('dialog', { name: 'Manage tags' })).toBeInTheDocument();
+  });
+
+  it('keeps a file pasted while a batch is sent for the next one: the dialog stays open', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const held: FakeXhrRequest[] = [];
+    mockXhr((request) => void held.push(request));
+    const { user } = await renderScreen();
+    const text = (name: string) => new File([name], name, { type: 'text/plain' });
+    fireEvent.paste(document.body, { clipboardData: clipboard({ files: [text('a.txt')] }) });
+    const dialog = await screen.findByRole('dialog', { name: 'Upload Files' });
+    await user.click(await within(dialog).findByRole('button', { name: 'Upload 1 file(s)' }));
+    await waitFor(() => expect(held).toHaveLength(1));
+
+    fireEvent.paste(document.body, { clipboardData: clipboard({ files: [text('b.txt')] }) });
+    await waitFor(() => expect(queued(dialog)).toEqual(['a.txt', 'b.txt']));
+    held[0]!.respond(201, makeUploadResponse(makeUpload({ originalFilename: 'a.txt' })));
+    expect(await screen.findByText('1 file(s) uploaded successfully')).toBeInTheDocument();
+    await act(async () => {
+      vi.advanceTimersByTime(AUTO_CLOSE_DELAY_MS + 100);
+    });
+    expect(screen.getByRole('dialog', { name: 'Upload Files' })).toBeInTheDocument();
+    const waiting = within(dialog).getByRole('listitem', { name: 'b.txt' });
+    expect(within(waiting).getByRole('img', { name: 'Pending' })).toBeInTheDocument();
+    expect(held).toHaveLength(1);
+    vi.useRealTimers();
+  });
+
+  it('names a pasted picture by the date and time, not the browser\'s "image.png"', async () => {
+    await renderScreen();
+    fireEvent.paste(document.body, { clipboardData: clipboard({ files: [picture()] }) });
+    const dialog = await screen.findByRole('dialog', { name: 'Upload Files' });
+    expect(queued(dialog)[0]).toMatch(/^paste-\d{4}-\d{2}-\d{2}-\d{6}\.png$/);
+  });
+});
+
 describe('Uploads page: drop', () => {
   it('shows where dragged files go, and queues them when dropped anywhere', async () => {
     await renderScreen();
@@ -134,6 +190,47 @@ describe('Uploads page: drop', () => {
     expect(overlayText()).toBeNull();
     const dialog = await screen.findByRole('dialog', { name: 'Upload Files' });
     expect(queued(dialog)).toEqual(['image.png', 'a.txt']);
+  });
+
+  it('queues the files inside a dropped folder, not the folder', async () => {
+    await renderScreen();
+    const inside = [new File(['1'], 'one.txt'), new File(['2'], 'two.txt')];
+    const entry = (file: File) => ({
+      isFile: true,
+      isDirectory: false,
+      name: file.name,
+      fullPath: `/notes/${file.name}`,
+      file: (done: (f: File) => void) => done(file),
+    });
+    let listed = false;
+    const folder = {
+      isFile: false,
+      isDirectory: true,
+      name: 'notes',
+      fullPath: '/notes',
+      createReader: () => ({
+        readEntries: (done: (entries: unknown[]) => void) => {
+          const batch = listed ? [] : inside.map(entry);
+          listed = true;
+          done(batch);
+        },
+      }),
+    };
+    // What a browser hands over for a folder: an entry in `files` that is no file.
+    const notAFile = new File([], 'notes');
+    const drop = {
+      dataTransfer: {
+        files: [notAFile],
+        types: ['Files'],
+        items: [
+          { kind: 'file', type: '', getAsFile: () => notAFile, webkitGetAsEntry: () => folder },
+        ],
+      },
+    };
+    fireEvent.dragEnter(document.body, drop);
+    fireEvent.drop(document.body, drop);
+    const dialog = await screen.findByRole('dialog', { name: 'Upload Files' });
+    expect(queued(dialog)).toEqual(['one.txt', 'two.txt']);
   });
 
   it("queues a drop on the dialog's own zone once", async () => {

@@ -1,6 +1,7 @@
 import type { ListUploadsResponse } from '@upshot/contract';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { THUMBNAIL_RETRY_DELAYS_MS } from '../features/uploads/components/upload-thumbnail.tsx';
 import { deferred } from '../test/fetch-mock.ts';
 import { makeUpload } from '../test/fixtures.ts';
 import { noContent, refuse, serverError, type Answer } from '../test/mock-api.ts';
@@ -79,17 +80,27 @@ describe('Uploads page: list states', () => {
     expect(card.querySelector('svg.lucide-file-image')).not.toBeNull();
   });
 
-  it("asks again for a new upload's thumbnail, which may still be being made", async () => {
+  it("asks again for a new upload's thumbnail, which may still be being made, then gives up", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     const fresh = { ...photo(), createdAt: new Date().toISOString() };
     renderUploads({ listUploads: uploadsPage([fresh]) });
     const card = await screen.findByRole('article', { name: 'photo.png' });
+    for (const wait of THUMBNAIL_RETRY_DELAYS_MS) {
+      fireEvent.error(card.querySelector('img')!);
+      expect(card.querySelector('img')).toBeNull();
+      await act(async () => {
+        vi.advanceTimersByTime(wait);
+      });
+      // Asked for again, as a new element (a new request).
+      expect(card.querySelector('img')).toHaveAttribute('src', `${PUBLIC_URL}/thumb/abc234`);
+    }
     fireEvent.error(card.querySelector('img')!);
+    await act(async () => {
+      vi.advanceTimersByTime(60_000);
+    });
     expect(card.querySelector('img')).toBeNull();
-    // Asked for again after a second, as a new request.
-    await waitFor(
-      () => expect(card.querySelector('img')).toHaveAttribute('src', `${PUBLIC_URL}/thumb/abc234`),
-      { timeout: 3000 },
-    );
+    expect(card.querySelector('svg.lucide-file-image')).not.toBeNull();
+    vi.useRealTimers();
   });
 
   it('invites the first upload when there are none', async () => {

@@ -15,7 +15,7 @@ const MAX_HIGHLIGHTED_CHARS = 2 * 1024 * 1024;
  * next line, so each line stands alone.
  */
 export async function highlightLines(text: string, language: string): Promise<string[] | null> {
-  const load = LANGUAGES[language];
+  const load = Object.hasOwn(LANGUAGES, language) ? LANGUAGES[language] : undefined;
   if (!load || text.length > MAX_HIGHLIGHTED_CHARS) return null;
   if (!hljs.getLanguage(language)) hljs.registerLanguage(language, (await load()).default);
   const html = hljs.highlight(text, { language, ignoreIllegals: true }).value;

@@ -49,7 +49,7 @@ export function LinkSettingsDialog({
 }: LinkSettingsDialogProps) {
   const [saving, setSaving] = useState(false);
   return (
-    <Dialog open={open && upload !== null} onOpenChange={(next) => saving || onOpenChange(next)}>
+    <Dialog open={open && upload !== null} onOpenChange={onOpenChange}>
       <DialogContent className="sm:max-w-md" busy={saving}>
         {upload && (
           <LinkSettingsForm

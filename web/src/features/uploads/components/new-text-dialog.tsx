@@ -1,7 +1,7 @@
 // New text: a file written here (or pasted on the Uploads screen), saved as an upload with the
 // same link choices as the upload dialog. Its type names the file's extension and the type it
 // is sent as; a name ending in one of the types' extensions picks that type.
-import { useRef, useState, type FormEvent, type RefObject } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { FormError, FormField } from '../../../components/form-field.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
@@ -97,6 +97,12 @@ function NewTextForm({
     const named = textTypeOfName(name);
     if (named) setTypeId(named.id);
   };
+
+  // Save was disabled while it had focus, which left focus nowhere: after a refusal, back to
+  // the text (enabled again by then) to fix it or try again.
+  useEffect(() => {
+    if (errors.form) textRef.current?.focus();
+  }, [errors.form, textRef]);
 
   const handleSubmit = async (event: FormEvent) => {
     event.preventDefault();

@@ -1,6 +1,6 @@
 import { CHUNK_SIZE } from '@upshot/contract/constants';
-import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { makeServerConfig, makeUpload, makeUploadResponse } from '../../../test/fixtures.ts';
 import { reply } from '../../../test/mock-api.ts';
 import { findRow, renderDialog, row, sizedFile } from '../../../test/upload-dialog.tsx';
@@ -92,6 +92,7 @@ describe('UploadDialog', () => {
   });
 
   it('stays open when files join while a finished batch waits to close', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
     mockXhr((request) =>
       request.respond(201, created(makeUpload({ originalFilename: 'first.txt' }))),
     );
@@ -103,9 +104,12 @@ describe('UploadDialog', () => {
     // Within its closing second, another file arrives (dropped or pasted on the screen).
     await user.upload(input, [new File(['b'], 'second.txt', { type: 'text/plain' })]);
     await findRow('second.txt');
-    await new Promise((resolve) => setTimeout(resolve, AUTO_CLOSE_DELAY_MS + 200));
+    await act(async () => {
+      vi.advanceTimersByTime(AUTO_CLOSE_DELAY_MS + 200);
+    });
     expect(screen.getByText('dialog open')).toBeInTheDocument();
     expect(within(row('second.txt')).getByRole('img', { name: 'Pending' })).toBeInTheDocument();
+    vi.useRealTimers();
   });
 
   it("shows a failed file's reason on its row, toasts it, stays open, and can retry it", async () => {

@@ -15,6 +15,7 @@ import { cn } from '../../../lib/utils.ts';
 import { useServerConfig } from '../../system/index.ts';
 import { useUploadLinkChoices } from '../hooks/use-upload-link-choices.ts';
 import type { UploadQueue } from '../hooks/use-upload-queue.ts';
+import { TAKES_FILES } from '../open-dialogs.ts';
 import { DEFAULT_LIMITS, isChunkedUpload } from '../upload-file.ts';
 import { UploadLinkOptions } from './upload-link-options.tsx';
 import { UploadQueueRow } from './upload-queue-row.tsx';
@@ -37,11 +38,13 @@ export function UploadDialog({ open, onOpenChange, queue }: UploadDialogProps) {
   const compact = items.length > 0;
   const closeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  useEffect(() => () => clearTimeout(closeTimer.current), []);
-  // Files that join while a finished batch waits to close (pasted, dropped) keep it open.
+  // Files that join while a batch is sent or waits to close (pasted, dropped) keep it open.
+  const pendingNow = useRef(pendingCount);
   useEffect(() => {
+    pendingNow.current = pendingCount;
     if (pendingCount > 0) clearTimeout(closeTimer.current);
   }, [pendingCount]);
+  useEffect(() => () => clearTimeout(closeTimer.current), []);
 
   const { getRootProps, getInputProps, isDragActive } = useDropzone({
     onDrop: addFiles,
@@ -68,13 +71,15 @@ export function UploadDialog({ open, onOpenChange, queue }: UploadDialogProps) {
     // Called inside the click: the links go to the clipboard when the batch is done.
     const result = await start(link.options);
     if (result.failed === 0 && result.succeeded > 0) {
-      closeTimer.current = setTimeout(close, AUTO_CLOSE_DELAY_MS);
+      closeTimer.current = setTimeout(() => {
+        if (pendingNow.current === 0) close();
+      }, AUTO_CLOSE_DELAY_MS);
     }
   };
 
   return (
     <Dialog open={open} onOpenChange={handleOpenChange}>
-      <DialogContent className="sm:max-w-xl" busy={isUploading}>
+      <DialogContent className="sm:max-w-xl" busy={isUploading} {...TAKES_FILES}>
         <DialogHeader>
           <DialogTitle>Upload Files</DialogTitle>
           <DialogDescription>

@@ -59,20 +59,17 @@ export function UploadsView() {
     open: false,
   });
 
-  const otherDialogOpen =
-    newText.open || vanity.open || linkSettings.open || toDelete.open || batchDelete.open;
-  // Files join the queue unless another dialog is in the way or a batch is being sent (the
-  // dialog's own drop zone is closed then too).
-  const canQueue = !otherDialogOpen && !uploadQueue.isUploading;
+  // Files pasted or dropped on the screen join the queue (while a batch is being sent, as
+  // pending files for the next); the hooks leave them alone while another dialog is open.
   const queueFiles = (files: File[]) => {
     uploadQueue.addFiles(files);
     setUploadOpen(true);
   };
   usePagePaste({
-    onFiles: canQueue && queueFiles,
-    onText: !uploadOpen && !otherDialogOpen && ((text) => setNewText({ open: true, text })),
+    onFiles: queueFiles,
+    onText: !uploadOpen && ((text) => setNewText({ open: true, text })),
   });
-  const dragging = usePageDrop({ accept: canQueue, onFiles: queueFiles });
+  const dragging = usePageDrop({ onFiles: queueFiles });
 
   // A 404 under a tag filter is no failure to report: the tag is gone, and the filter bar drops it.
   useLoadFailureToast(

@@ -1,7 +1,9 @@
 // Files dragged over the Uploads screen: anywhere is a drop target (the screen shows where the
 // files will go), and dropped files join the upload queue. Text and links dragged about (a
 // selection, a card's link, a thumbnail) are not files and are left to the page.
+import { fromEvent } from 'file-selector';
 import { useEffect, useEffectEvent, useRef, useState } from 'react';
+import { otherDialogOpen } from '../open-dialogs.ts';
 
 /** Whether a drag carries files from outside the page (the desktop, a file manager). */
 function carriesFiles(event: DragEvent): boolean {
@@ -9,16 +11,10 @@ function carriesFiles(event: DragEvent): boolean {
 }
 
 /**
- * `accept`: whether a drop now would be taken (false while another dialog is open or files are
- * being sent). Returns whether files are being dragged over the screen and would be taken.
+ * Returns whether files are being dragged over the screen and would be taken (not while a
+ * dialog other than the upload dialog is open: open-dialogs.ts).
  */
-export function usePageDrop({
-  accept,
-  onFiles,
-}: {
-  accept: boolean;
-  onFiles: (files: File[]) => void;
-}): boolean {
+export function usePageDrop({ onFiles }: { onFiles: (files: File[]) => void }): boolean {
   const [over, setOver] = useState(false);
   // dragenter and dragleave fire for every element crossed: the count says whether any is left.
   const depth = useRef(0);
@@ -30,14 +26,14 @@ export function usePageDrop({
   const onDragEnter = useEffectEvent((event: DragEvent) => {
     if (!isOurs(event)) return;
     depth.current += 1;
-    setOver(true);
+    setOver(!otherDialogOpen());
   });
 
   const onDragOver = useEffectEvent((event: DragEvent) => {
     if (!isOurs(event)) return;
     // Always held: a file let fall on a page that does not take it is opened in its place.
     event.preventDefault();
-    if (event.dataTransfer) event.dataTransfer.dropEffect = accept ? 'copy' : 'none';
+    if (event.dataTransfer) event.dataTransfer.dropEffect = otherDialogOpen() ? 'none' : 'copy';
   });
 
   const onDragLeave = useEffectEvent((event: DragEvent) => {
@@ -53,8 +49,16 @@ export function usePageDrop({
     // The upload dialog's own drop zone has taken these already.
     if (event.defaultPrevented) return;
     event.preventDefault();
-    const files = Array.from(event.dataTransfer?.files ?? []);
-    if (accept && files.length > 0) onFiles(files);
+    if (otherDialogOpen()) return;
+    // Read as the dialog's drop zone reads them: a dropped folder gives the files inside it
+    // (its entry in `files` is no file, and fails once sent).
+    void fromEvent(event).then(
+      (found) => {
+        const files = found.flatMap((item) => (item instanceof File ? [item] : []));
+        if (files.length > 0) onFiles(files);
+      },
+      () => undefined,
+    ); // a folder that cannot be read adds nothing
   });
 
   useEffect(() => {
@@ -83,5 +87,5 @@ export function usePageDrop({
     };
   }, []);
 
-  return over && accept;
+  return over;
 }

@@ -6,17 +6,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { beginCopy } from '../../../lib/use-copy.ts';
-import { serverConfigQuery } from '../../system/index.ts';
 import { useInvalidateUploads } from '../api.ts';
 import { openingLink } from '../opening-link.ts';
 import {
-  DEFAULT_LIMITS,
   UPLOAD_FAILED,
   UploadFailure,
   uploadFile,
   type UploadLinkOptions,
 } from '../upload-file.ts';
-import { toastFailure } from './use-upload-queue.ts';
+import { fetchUploadLimits } from './use-upload-queue.ts';
 
 export const TEXT_SAVED = 'Text uploaded successfully';
 
@@ -42,15 +40,12 @@ export function useSaveText() {
       try {
         let response: UploadResponse;
         try {
-          const limits = await queryClient.fetchQuery(serverConfigQuery).then(
-            ({ chunkSize, maxSimpleUploadBytes }) => ({ chunkSize, maxSimpleUploadBytes }),
-            () => DEFAULT_LIMITS,
-          );
+          const limits = await fetchUploadLimits(queryClient);
           response = await uploadFile(file, { ...link, limits, signal: controller.signal });
         } catch (error) {
           void finishCopy(null);
           if (controller.signal.aborted) return null;
-          toastFailure(error);
+          // Shown once, in the dialog (which keeps the text): no toast beside it.
           return error instanceof UploadFailure ? error.message : UPLOAD_FAILED;
         }
         void invalidateUploads();

@@ -1,7 +1,7 @@
 // Runs the upload dialog's queue: pending files one after another, each row's state and progress
 // kept current, a toast for each failure and one summing up the batch. After a batch in which
 // every file made it, the queue's links are on the clipboard, one a line, and the toast says so.
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { beginCopy } from '../../../lib/use-copy.ts';
@@ -13,6 +13,7 @@ import {
   UploadFailure,
   uploadFile,
   type UploadFileOptions,
+  type UploadLimits,
   type UploadLinkOptions,
 } from '../upload-file.ts';
 import { openingLink } from '../opening-link.ts';
@@ -23,7 +24,15 @@ export type BatchResult = { succeeded: number; failed: number };
 type Options = Pick<UploadFileOptions, 'retryDelaysMs' | 'sleep'>;
 
 /** The brief's toast for a file that did not make it. */
-export function toastFailure(error: unknown) {
+/** Read once (and cached): how large a file may go in one request, how to cut the rest. */
+export function fetchUploadLimits(queryClient: QueryClient): Promise<UploadLimits> {
+  return queryClient.fetchQuery(serverConfigQuery).then(
+    ({ chunkSize, maxSimpleUploadBytes }) => ({ chunkSize, maxSimpleUploadBytes }),
+    () => DEFAULT_LIMITS,
+  );
+}
+
+function toastFailure(error: unknown) {
   if (!(error instanceof UploadFailure)) {
     toast.error(UPLOAD_FAILED);
   } else if (error.step === UPLOAD_FAILED) {
@@ -88,11 +97,7 @@ export function useUploadQueue(options: Options = {}) {
       let copied = Promise.resolve(false);
       let urls: string[] = [];
       try {
-        // Read once (and cached): how large a file may go in one request, how to cut the rest.
-        const limits = await queryClient.fetchQuery(serverConfigQuery).then(
-          ({ chunkSize, maxSimpleUploadBytes }) => ({ chunkSize, maxSimpleUploadBytes }),
-          () => DEFAULT_LIMITS,
-        );
+        const limits = await fetchUploadLimits(queryClient);
         const linkKey = JSON.stringify(link);
         for (const item of pending) {
           if (controller.signal.aborted) break;
