@@ -7,22 +7,8 @@
  */
 import { fillEmbedTitle } from '@upshot/contract';
 import { escapeHtml, formatBytes, formatUtcDate, formatUtcDateTime } from '../../lib/format.ts';
-import type { PreviewPage } from './preview.ts';
+import type { EmbedSettings, EmbedSettingsOf, PreviewPage } from './preview.ts';
 import type { PreviewRow } from './repository.ts';
-
-/** An uploader's embed preferences: the title as a template, the site name, the colour. */
-export type EmbedSettingsOf = (
-  userId: string,
-) => Promise<{ titleTemplate: string; siteName: string; color: string }>;
-
-/** How an uploader's links present themselves (their preferences). */
-export type EmbedSettings = {
-  /** The title, placeholders filled in (embedTitle). */
-  title: string;
-  siteName: string;
-  /** #rrggbb */
-  color: string;
-};
 
 /** The uploader's preferences applied to an upload: its title template filled in. */
 export function embedOf(

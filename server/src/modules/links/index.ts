@@ -18,7 +18,7 @@ import type { AttemptLimits } from './gate.ts';
 import { createLinksService, PRESIGNED_SECONDS, type LinksService } from './service.ts';
 import type { LinkUrls } from './urls.ts';
 import type { PreviewAssets } from './preview-page.ts';
-import type { EmbedSettingsOf } from './embed-tags.ts';
+import type { EmbedSettingsOf } from './preview.ts';
 
 export { FILE_CSP, fileCsp } from './content-policy.ts';
 export { createLinkUrls, VIEW_GRANT_TTL_MS, type LinkUrls } from './urls.ts';

@@ -6,7 +6,6 @@
  */
 import type { Storage } from '../../storage/storage.ts';
 import type { createGate, GateRequest, Refusal } from './gate.ts';
-import type { EmbedSettings } from './embed-tags.ts';
 import { previewOf, type Preview } from './preview-kinds.ts';
 import type { PreviewRow } from './repository.ts';
 
@@ -14,6 +13,20 @@ import type { PreviewRow } from './repository.ts';
 export const PREVIEW_TEXT_BYTES = 512 * 1024;
 /** A text whose first bytes hold a NUL is binary, whatever its type says. */
 const BINARY_SNIFF_BYTES = 8192;
+
+/** An uploader's embed preferences: the title as a template, the site name, the colour. */
+export type EmbedSettingsOf = (
+  userId: string,
+) => Promise<{ titleTemplate: string; siteName: string; color: string }>;
+
+/** How an uploader's links present themselves (their preferences). */
+export type EmbedSettings = {
+  /** The title, placeholders filled in (embedTitle). */
+  title: string;
+  siteName: string;
+  /** #rrggbb */
+  color: string;
+};
 
 export type PreviewPage = {
   row: PreviewRow;

@@ -19,9 +19,9 @@ import { isExpired, type GatedRow } from './policy.ts';
 import { isOpenToAll, type LinkCookie, type LinkUrls } from './urls.ts';
 import type { LinkRow, LinksRepository, PreviewRow } from './repository.ts';
 import { createOEmbed } from './oembed.ts';
-import { embedOf, type EmbedSettingsOf } from './embed-tags.ts';
+import { embedOf } from './embed-tags.ts';
 import { createViewCounter } from './view-counter.ts';
-import { createPreviews } from './preview.ts';
+import { createPreviews, type EmbedSettingsOf } from './preview.ts';
 
 const SLUG = /^[A-Za-z0-9_-]{1,50}$/;
 /** How long a presigned link to a file (S3_SERVE=presigned) may be used. */
