@@ -107,7 +107,8 @@ export function previewOf(mimeType: string, filename: string): Preview {
   if (MARKDOWN_EXTENSIONS.has(ext) || type === 'text/markdown') {
     return { kind: 'markdown', language: 'markdown' };
   }
-  const language = LANGUAGES[ext] ?? null;
+  // Own keys only: a file named `a.constructor` has no language, not Object's constructor.
+  const language = Object.hasOwn(LANGUAGES, ext) ? LANGUAGES[ext]! : null;
   const isText = type.startsWith('text/') || TEXT_TYPES.has(type);
   // A name alone makes text of an untyped upload (a script sent as octet-stream), but never of
   // a type known to be something else (a .ts video is MPEG-TS, and typed video/mp2t above).

@@ -134,6 +134,16 @@ describe('GET /v/{slug}', () => {
     expectNoInlineScript(res.body);
   });
 
+  it("gives a name like an object's own property no language, and still answers", async () => {
+    for (const name of ['a.constructor', 'a.__proto__', 'a.toString', 'a.hasOwnProperty']) {
+      const up = await upload(name, 'text/plain', 'just text');
+      const res = await page(up.shortCode);
+      expect(res.statusCode, name).toBe(200);
+      expect(res.body, name).toContain('<code>just text</code>');
+      expect(res.body, name).not.toContain('data-language=');
+    }
+  });
+
   it('puts the first 512 KiB of a text in the page and no more, offering the rest', async () => {
     const line = 'é'.repeat(99) + '\n'; // 199 bytes: the limit falls inside a character
     const text = line.repeat(Math.ceil((600 * 1024) / Buffer.byteLength(line)));
