@@ -2,8 +2,11 @@
  * What an upload's preview page (`/v/{slug}`) shows: the upload behind the slug, through the
  * raw link's gate (opening the page spends no view), how it is shown, and for text the first
  * PREVIEW_TEXT_BYTES decoded. The text of a view-limited upload is never put in the page: the
- * page's script fetches it from the raw link, which spends a view as any download does.
+ * page's script fetches it from the raw link, which spends a view as any download does. A text
+ * put in the page is a read of the file: an administrator's of another user's private one is
+ * recorded as the raw link records it.
  */
+import type { Actor } from '../../lib/caller.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { createGate, GateRequest, Refusal } from './gate.ts';
 import { previewOf, type Preview } from './preview-kinds.ts';
@@ -54,6 +57,8 @@ export function createPreviews(deps: {
   isSlug: (slug: string) => boolean;
   /** The uploader's embed settings for this upload, and its thumbnail anyone may fetch. */
   describe: (row: PreviewRow) => Promise<{ embed: EmbedSettings; thumbnailUrl: string | null }>;
+  /** The page is about to hold the file's text: the raw link's audit of a read (service.ts). */
+  onRead: (viewer: Actor | null, row: PreviewRow) => Promise<void>;
 }) {
   /** The first bytes of a text upload as a string (a character cut at the end is left out). */
   async function readText(row: PreviewRow): Promise<{ text: string; binary: boolean } | null> {
@@ -104,6 +109,7 @@ export function createPreviews(deps: {
         preview = { kind: 'other', language: null };
         return { kind: 'page', page: { ...page, preview, truncated: false } };
       }
+      await deps.onRead(req.viewer, row);
       page.text = read.text;
       return { kind: 'page', page };
     },

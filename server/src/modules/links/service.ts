@@ -209,7 +209,18 @@ export function createLinksService(deps: {
   });
   const isSlug = (slug: string) => SLUG.test(slug);
   const findPreview = (slug: string) => links.findPreview(slug);
-  const previews = createPreviews({ findPreview, gate, storage, isSlug, describe });
+  /** A read of the file's bytes: an administrator's of another user's private file is audited. */
+  const auditRead = async (viewer: Actor | null, row: LinkRow) => {
+    if (isAudited(viewer, row)) await deps.audit.onOtherUsersUploads(viewer, 'upload.read', [row]);
+  };
+  const previews = createPreviews({
+    findPreview,
+    gate,
+    storage,
+    isSlug,
+    describe,
+    onRead: auditRead,
+  });
   const oembed = createOEmbed({
     publicUrl: urls.publicUrl,
     clock,
@@ -275,9 +286,7 @@ export function createLinksService(deps: {
       // A GET from the first byte is a view (a resumed download or a seek is not); the audit
       // entry for one, if any, is written before a byte goes.
       const view = !req.head && start === 0;
-      if (view && isAudited(req.viewer, row)) {
-        await deps.audit.onOtherUsersUploads(req.viewer, 'upload.read', [row]);
-      }
+      if (view) await auditRead(req.viewer, row);
       // A visitor's download of a view-limited link spends a view, unless this browser spent
       // one already (its grant: the rest of that download, seeking, a reload).
       const spends = pass.visitor && row.max_views !== null && !pass.granted && !req.head;

@@ -1,8 +1,8 @@
 /**
  * An administrator's actions on another user's uploads go to the audit log, one entry per
  * upload: opening a private file through its link (a view: a GET from the first byte), a signed
- * link, a custom URL changed, a delete, each upload of a batch delete. The same actions by the
- * owner, administrator or not, record nothing.
+ * link, a custom URL changed, a delete, each upload of a batch delete, and a preview page that
+ * holds the file's text. The same actions by the owner, administrator or not, record nothing.
  */
 import type { AuditEntry, Upload, UploadResponse } from '@upshot/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +129,37 @@ describe("an administrator's actions on another user's uploads", () => {
     });
     expect(res.statusCode).toBe(200);
     expect(await recorded([up])).toEqual([]);
+  });
+});
+
+describe("an administrator's look at another user's private preview page", () => {
+  const preview = (up: Upload, method: 'GET' | 'HEAD' = 'GET') =>
+    ctx.app.inject({ method, url: `/v/${up.shortCode}`, headers: admin.auth });
+
+  it('records a read when the page holds the text, as the raw link does', async () => {
+    const up = await upload(owner.auth);
+    const res = await preview(up);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain(`contents ${n}`);
+    expect(await recorded([up])).toEqual([`upload.read:${up.originalFilename}`]);
+  });
+
+  it('records nothing for a HEAD, a public text, or a page that holds no bytes', async () => {
+    const text = await upload(owner.auth);
+    expect((await preview(text, 'HEAD')).statusCode).toBe(200);
+    const open = await upload(owner.auth, true);
+    expect((await preview(open)).statusCode).toBe(200);
+    // A picture's page names it; its bytes come from the raw link, which records the read.
+    const picture = await uploadFile(
+      ctx,
+      owner.auth,
+      { filename: 'private.png', contentType: 'image/png', data: Buffer.from('not a png') },
+      { isPublic: 'false' },
+    );
+    expect(picture.statusCode, picture.body).toBe(201);
+    const png = picture.json<UploadResponse>().upload;
+    expect((await preview(png)).statusCode).toBe(200);
+    expect(await recorded([text, open, png])).toEqual([]);
   });
 });
 
