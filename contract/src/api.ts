@@ -390,9 +390,10 @@ export const API = {
   }),
   uploadAccessUrl: endpoint(ROUTES.uploadAccessUrl, {
     tag: 'Uploads',
-    summary: 'Signed links to an upload and its thumbnail (the owner or an administrator)',
+    summary:
+      'Signed links to an upload, its preview page and its thumbnail (the owner or an administrator)',
     description:
-      "Valid `ttl` seconds (default 600, at most 604800: 7 days), and never past the link's own expiry. A signed link opens that one file (or thumbnail) until then, private or not, without its password and without spending a view; an expired or deleted upload answers 410 or 404 whatever the signature.",
+      "Valid `ttl` seconds (default 600, at most 604800: 7 days), and never past the link's own expiry. A signed link opens that one file (or thumbnail) until then, private or not, without its password and without spending a view; an expired or deleted upload answers 410 or 404 whatever the signature. `previewUrl` is the file's preview page (`/v/{slug}`) with the same signature: it opens the page, and the page's links to the file carry it on.",
     params: IdParams,
     query: AccessUrlQuery,
     responses: { 200: AccessUrlResponse },

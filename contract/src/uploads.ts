@@ -179,6 +179,8 @@ export const AccessUrlQuery = z.object({
 
 export const AccessUrlResponse = z.object({
   url: z.string(),
+  /** Its preview page (/v/{slug}), signed alike: the page and the file it shows open by it. */
+  previewUrl: z.string(),
   thumbnailUrl: z.string().nullable(),
   expiresAt: z.string(),
 });

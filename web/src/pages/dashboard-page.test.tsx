@@ -164,6 +164,7 @@ describe('Dashboard: the user part', () => {
       more: {
         uploadAccessUrl: {
           url: 'https://share.example.com/def567?expires=1&signature=abc',
+          previewUrl: 'https://share.example.com/v/def567?expires=1&signature=abc',
           thumbnailUrl: null,
           expiresAt: '2030-01-01T00:00:00.000Z',
         },

@@ -22,6 +22,7 @@ describe('Uploads page: links', () => {
       listUploads: uploadsPage([secret()]),
       uploadAccessUrl: {
         url: 'http://localhost/def567?expires=1&signature=abc',
+        previewUrl: 'http://localhost/v/def567?expires=1&signature=abc',
         thumbnailUrl: 'http://localhost/thumb/def567?expires=1&signature=abc',
         expiresAt: '2030-01-01T00:00:00.000Z',
       },

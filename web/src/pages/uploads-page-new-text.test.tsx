@@ -143,6 +143,7 @@ describe('Uploads page: New text', () => {
     answerByName(false);
     const signed = {
       url: `${PUBLIC_URL}/notes.txt?expires=1765000000&signature=abc`,
+      previewUrl: `${PUBLIC_URL}/v/notes.txt?expires=1765000000&signature=abc`,
       thumbnailUrl: null,
       expiresAt: '2026-12-04T17:01:00.000Z',
     };

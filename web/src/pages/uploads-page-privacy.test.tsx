@@ -127,6 +127,7 @@ describe('Uploads page: privacy', () => {
 describe('Uploads page: links that need a signature', () => {
   const signed = {
     url: `${PUBLIC_URL}/def567?expires=1765000000&signature=abc`,
+    previewUrl: `${PUBLIC_URL}/v/def567?expires=1765000000&signature=abc`,
     thumbnailUrl: null,
     expiresAt: '2026-12-04T17:01:00.000Z',
   };

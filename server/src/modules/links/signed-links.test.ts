@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 type Up = { id: string; shortCode: string; thumbnailUrl: string | null };
-type Access = { url: string; thumbnailUrl: string; expiresAt: string };
+type Access = { url: string; previewUrl: string; thumbnailUrl: string; expiresAt: string };
 
 const local = (url: string) => url.replace(ctx.config.publicUrl, '');
 const get = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'HEAD' = 'GET') =>
@@ -169,6 +169,55 @@ describe('a signed link', () => {
     expect(del.statusCode).toBe(204);
     expect(await status(access.url)).toBe(404);
     expect(await status(access.thumbnailUrl)).toBe(404);
+  });
+});
+
+describe('a signed preview page', () => {
+  it("carries the file's signature: it opens the page until the file's link stops", async () => {
+    const { up, access } = await privatePng();
+    const query = new URL(access.url).search;
+    expect(access.previewUrl).toBe(`${ctx.config.publicUrl}/v/${up.shortCode}${query}`);
+    expect(await status(`/v/${up.shortCode}`)).toBe(404);
+    const page = await get(access.previewUrl);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.body).toContain('secret.png');
+    // Neither the thumbnail's signature nor another upload's opens it.
+    const other = await privatePng();
+    expect(await status(`/v/${up.shortCode}${new URL(access.thumbnailUrl).search}`)).toBe(404);
+    expect(await status(`/v/${other.up.shortCode}${query}`)).toBe(404);
+
+    ctx.clock.advance(ACCESS_URL_TTL_MS + 1000);
+    expect(await status(access.previewUrl)).toBe(404);
+  });
+
+  it("is the vanity URL's page, and skips the password and the view limit as the file's does", async () => {
+    const res = await uploadFile(
+      ctx,
+      owner.auth,
+      { filename: 'guarded.txt', contentType: 'text/plain', data: Buffer.from('guarded words') },
+      { maxViews: '1', password: 'open sesame' },
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const up = res.json<{ upload: Up }>().upload;
+    const vanity = `page-${up.shortCode}`;
+    const set = await ctx.app.inject({
+      method: 'PATCH',
+      url: `/api/uploads/${up.id}`,
+      headers: owner.auth,
+      payload: { vanityUrl: vanity },
+    });
+    expect(set.statusCode).toBe(200);
+    const access = (await get(`/api/uploads/${up.id}/access-url`, owner.auth)).json<Access>();
+    expect(new URL(access.previewUrl).pathname).toBe(`/v/${vanity}`);
+    expect(new URL(access.previewUrl).search).toBe(new URL(access.url).search);
+    // Unsigned, a visitor meets the password form; signed, the page and its text.
+    expect(await status(`/v/${vanity}`)).toBe(401);
+    const page = await get(access.previewUrl);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('guarded.txt');
+    expect(await status(access.url)).toBe(200);
+    expect(await status(access.previewUrl)).toBe(200);
   });
 });
 

@@ -58,6 +58,8 @@ export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) 
     `?expires=${expires}&signature=${signature(kind, uploadId, expires)}`;
   const fileUrl = (row: Pick<UploadRow, 'vanity_url' | 'short_code'>) =>
     `${publicUrl}/${encodeURIComponent(row.vanity_url ?? row.short_code)}`;
+  const pageUrl = (row: Pick<UploadRow, 'vanity_url' | 'short_code'>) =>
+    `${publicUrl}/v/${encodeURIComponent(row.vanity_url ?? row.short_code)}`;
   const thumbBase = (row: Pick<UploadRow, 'short_code'>) => `${publicUrl}/thumb/${row.short_code}`;
 
   /** A cookie value `<expires>.<mac of message and expires>`, valid until expires. */
@@ -80,8 +82,7 @@ export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) 
     url: fileUrl,
 
     /** The upload's preview page, by the same slug as its link. */
-    previewUrl: (row: Pick<UploadRow, 'vanity_url' | 'short_code'>) =>
-      `${publicUrl}/v/${encodeURIComponent(row.vanity_url ?? row.short_code)}`,
+    previewUrl: pageUrl,
 
     /**
      * The thumbnail link, signed for an hour or two unless anyone may see it (a private upload,
@@ -99,8 +100,9 @@ export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) 
     },
 
     /**
-     * Signed links to the file and its thumbnail, valid ttlMs, and never past the link's own
-     * expiry: a signature cannot promise what the link will no longer do.
+     * Signed links to the file, its preview page and its thumbnail, valid ttlMs, and never past
+     * the link's own expiry: a signature cannot promise what the link will no longer do. The
+     * page takes the file's signature (it shows that file, through the same gate).
      */
     accessUrls(
       row: Pick<UploadRow, 'id' | 'vanity_url' | 'short_code' | 'expires_at'>,
@@ -110,8 +112,10 @@ export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) 
     ) {
       const linkEnds = row.expires_at === null ? Infinity : Date.parse(row.expires_at);
       const expires = Math.max(now, Math.min(now + ttlMs, linkEnds));
+      const fileQuery = signedQuery('file', row.id, expires);
       return {
-        url: fileUrl(row) + signedQuery('file', row.id, expires),
+        url: fileUrl(row) + fileQuery,
+        previewUrl: pageUrl(row) + fileQuery,
         thumbnailUrl: hasThumbnail
           ? thumbBase(row) + signedQuery('thumbnail', row.id, expires)
           : null,

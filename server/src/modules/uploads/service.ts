@@ -335,8 +335,8 @@ export function createUploadsService(deps: {
     },
 
     /**
-     * Signed links to the file and its thumbnail, valid ttlSeconds (an admin's, to another's
-     * upload, audited).
+     * Signed links to the file, its preview page and its thumbnail, valid ttlSeconds (an
+     * admin's, to another's upload, audited).
      */
     async accessUrls(actor: Actor, id: string, ttlSeconds?: number) {
       const row = await get(actor, id);

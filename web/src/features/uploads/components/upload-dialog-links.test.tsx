@@ -303,6 +303,7 @@ describe('UploadDialog: the links of a batch', () => {
     });
     const signed = {
       url: 'https://share.example.com/secret.txt?expires=1765000000&signature=abc',
+      previewUrl: 'https://share.example.com/v/secret.txt?expires=1765000000&signature=abc',
       thumbnailUrl: null,
       expiresAt: '2026-12-04T17:01:00.000Z',
     };
