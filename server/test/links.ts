@@ -112,3 +112,17 @@ export function visitor(ctx: TestContext, ip = '203.0.113.7') {
 export function sweepDeadLinks(ctx: TestContext): Promise<number> {
   return ctx.modules.uploads.service.sweepDeadLinks();
 }
+
+/** The signature with its first hex digit changed to another: a forgery every time. */
+export function flipHexDigit(sig: string): string {
+  return (sig[0] === '0' ? '1' : '0') + sig.slice(1);
+}
+
+/** The URL (or path and query) with its `signature` parameter forged by one digit. */
+export function withForgedSignature(url: string): string {
+  const forged = url.replace(/([?&]signature=)([0-9a-f]+)/, (_, key: string, sig: string) => {
+    return key + flipHexDigit(sig);
+  });
+  expect(forged).not.toBe(url);
+  return forged;
+}

@@ -11,6 +11,7 @@ import { chargedBytes } from '@upshot/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { completeChunked, sendAll, startChunked } from '../../../test/chunked-uploads.ts';
 import { createTestContext, filesUnder, type TestContext } from '../../../test/context.ts';
+import { flipHexDigit } from '../../../test/links.ts';
 import { uploadFile } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
 
@@ -420,9 +421,3 @@ describe('deleting through the link (POST)', () => {
     expect(owned.statusCode).toBe(404);
   });
 });
-
-/** The signature with its first hex digit changed to another. */
-function flipHexDigit(sig: string): string {
-  const first = sig[0] === '0' ? '1' : '0';
-  return first + sig.slice(1);
-}
