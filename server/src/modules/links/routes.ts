@@ -25,8 +25,7 @@ import { previewCsp } from './content-policy.ts';
 import { previewPageHtml, type PreviewAssets } from './preview-page.ts';
 import { describable, embedTagsHtml } from './embed-tags.ts';
 import type { Body, LinkRequest, LinksService } from './service.ts';
-import type { PreviewPage } from './preview.ts';
-import type { LinkCookie } from './urls.ts';
+import { isOpenToAll, type LinkCookie } from './urls.ts';
 
 /** A signed link's query, carried from the page to the raw link it shows. */
 function signedQueryOf(query: unknown): string {
@@ -93,11 +92,6 @@ function refuse(reply: FastifyReply, refusal: Refusal) {
     .status(429)
     .header('retry-after', String(refusal.retryAfterSeconds))
     .send(tooManyPasswordsPage(refusal.retryAfterSeconds));
-}
-
-/** Anyone may open it as it is: public, no password, no view limit. */
-function isOpen(page: PreviewPage): boolean {
-  return page.row.password_hash === null && page.row.max_views === null && page.row.is_public === 1;
 }
 
 function send(reply: FastifyReply, body: Body | null, start: number, length: number) {
@@ -219,7 +213,7 @@ export function linksRoutes(deps: {
         'content-security-policy': pageCsp,
         'x-robots-tag': 'noindex',
         // The page shows the uploader's settings as they are now: checked on every use.
-        'cache-control': page.visitor && isOpen(page) ? 'no-cache' : 'private, no-store',
+        'cache-control': page.visitor && isOpenToAll(page.row) ? 'no-cache' : 'private, no-store',
       });
       if (req.head) return reply.send();
       const pageUrl = `${deps.publicUrl}/v/${params.slug}`;
