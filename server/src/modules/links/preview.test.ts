@@ -3,8 +3,9 @@
  * escaped, its content security policy, the first 512 KiB of a text and no more, and the raw
  * link's Download (`?download`) and PDF-in-a-frame answers.
  */
+import fs from 'node:fs';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { uploadWith, visitor, type Auth } from '../../../test/links.ts';
 import { signIn } from '../../../test/users.ts';
@@ -155,6 +156,20 @@ describe('GET /v/{slug}', () => {
     expect(Buffer.byteLength(shown)).toBeGreaterThan(512 * 1024 - 4);
     expect(text.startsWith(shown)).toBe(true); // no half character at the end
     expect(res.body).toMatch(/<a class="tool" id="show-all" href="[^"]+\/[a-z0-9]+">Show all/);
+  });
+
+  it("reads the page's text without holding the server up (no synchronous read)", async () => {
+    const text = 'a line of the log\n'.repeat(40_000); // 720 KB: the page reads 512 KiB
+    const up = await upload('server.log', 'text/plain', text);
+    const readSync = vi.spyOn(fs, 'readSync');
+    try {
+      const res = await page(up.shortCode);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<code>a line of the log\na line');
+      expect(readSync).not.toHaveBeenCalled();
+    } finally {
+      readSync.mockRestore();
+    }
   });
 
   it('shows a text with a NUL in its first bytes as a file it cannot show', async () => {
