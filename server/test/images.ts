@@ -51,7 +51,7 @@ function app13(): Buffer {
 }
 
 /** A PNG chunk. */
-function pngChunk(type: string, data: Buffer): Buffer {
+export function pngChunk(type: string, data: Buffer): Buffer {
   const out = Buffer.alloc(12 + data.length);
   out.writeUInt32BE(data.length, 0);
   out.write(type, 4, 'latin1');
@@ -147,4 +147,23 @@ export async function expectStripped(served: Buffer, original: Buffer, format: P
     sharp(served).raw().toBuffer(),
   ]);
   expect(b.equals(a), 'the same pixels').toBe(true);
+}
+
+/**
+ * A picture with `count` empty steps to walk before its metadata: private PNG chunks (12 bytes
+ * each) after the IHDR, or 'free' boxes (8 bytes each) after an AVIF's ftyp (whose item offsets
+ * then point short: the bytes matter here, not the picture).
+ */
+export async function manySteps(format: 'png' | 'avif', count: number): Promise<Buffer> {
+  const photo = await photoWithMetadata(format);
+  const at = format === 'png' ? 8 + 25 : photo.readUInt32BE(0);
+  const step =
+    format === 'png'
+      ? pngChunk('prVt', Buffer.alloc(0))
+      : Buffer.from('\x00\x00\x00\x08free', 'latin1');
+  return Buffer.concat([
+    photo.subarray(0, at),
+    Buffer.concat(Array(count).fill(step)),
+    photo.subarray(at),
+  ]);
 }

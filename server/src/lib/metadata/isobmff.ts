@@ -139,11 +139,12 @@ function metadataRanges(meta: Buffer, base: number): Range[] {
 
 export function heifParser(): Parser {
   let ranges: Range[] | null = null;
+  let passed = 0; // ranges[0 .. passed) are behind
   return (view, position) => {
     if (ranges) {
       // Past the meta box: keep up to each stretch, overwrite it, and so on.
-      while (ranges.length > 0 && ranges[0]!.end <= position) ranges.shift();
-      const next = ranges[0];
+      while (passed < ranges.length && ranges[passed]!.end <= position) passed++;
+      const next = ranges[passed];
       if (!next) return { rest: true };
       if (next.start > position) return { keep: next.start - position };
       return { fill: next.end - position, byte: next.byte };

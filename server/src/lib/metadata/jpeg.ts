@@ -42,10 +42,17 @@ export function jpegParser(): Parser {
     if (view.length < 2) return { need: 2 };
     if (view[0] !== 0xff) return { rest: true };
     const marker = view[1]!;
-    if (marker === 0xff) return { keep: 1 }; // fill byte before a marker
-    if (marker === SOS || marker === EOI) return { rest: true };
-    // Markers without a length: TEM and the restart markers.
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) return { keep: 2 };
+    if (marker === 0xff) {
+      // Fill bytes before a marker: the whole run in view in one step, but the last 0xFF.
+      let end = 2;
+      while (end < view.length && view[end] === 0xff) end++;
+      return { keep: end - 1 };
+    }
+    // From the first scan on, nothing is read; TEM and the restart markers have no place
+    // before it (a file that has them is not one to read further).
+    if (marker === SOS || marker === EOI || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      return { rest: true };
+    }
     if (view.length < 4) return { need: 4 };
     const total = 2 + view.readUInt16BE(2);
     if (total < 4) return { rest: true };

@@ -4,7 +4,9 @@
  * other bytes in place of a few. Only what the parser asks to see is held (a segment header, a
  * metadata block of bounded size); everything else flows through. When the parser cannot make
  * sense of the bytes (it throws, or asks for something impossible), the rest of the file goes
- * through unchanged: a malformed picture is stored, never refused.
+ * through unchanged: a malformed picture is stored, never refused. So does a file that takes
+ * too many steps (thousands of tiny segments, chunks or boxes): a step costs far more than a
+ * byte, and no picture needs that many.
  */
 import { Transform } from 'node:stream';
 
@@ -32,6 +34,19 @@ export type Parser = (view: Buffer, position: number) => Step;
 /** The most a parser may ask to hold at once. */
 export const MAX_VIEW = 1024 * 1024;
 
+/**
+ * The steps a file gets: MAX_STEPS, and one more for every STEP_BYTES it has passed (a large PNG
+ * of small IDAT chunks is read to its end, its metadata often comes last); past them, the rest
+ * goes through unchanged.
+ */
+export const MAX_STEPS = 4096;
+export const STEP_BYTES = 1024;
+
+/** Whether a parser that has taken `steps` steps may take another at `position`. */
+export function withinSteps(steps: number, position: number): boolean {
+  return steps < MAX_STEPS + position / STEP_BYTES;
+}
+
 export function rewriter(
   parser: Parser,
   options: { maxInput?: number; tooLarge?: () => Error } = {},
@@ -46,55 +61,81 @@ export function rewriter(
   // The streaming step under way and the bytes it still applies to.
   let current: { kind: 'keep' | 'drop' | 'fill'; left: number; byte: number } | null = null;
   let rest = false;
+  let steps = 0;
 
   function run(out: Transform) {
-    for (;;) {
-      if (rest) {
-        if (view.length > 0) out.push(view);
-        view = Buffer.alloc(0);
+    // Bytes kept one after another (views of `view`, end to end) leave in one push, however
+    // many steps kept them.
+    let kept: Buffer | null = null;
+    const keep = (bytes: Buffer) => {
+      if (
+        kept &&
+        kept.buffer === bytes.buffer &&
+        kept.byteOffset + kept.length === bytes.byteOffset
+      ) {
+        kept = Buffer.from(kept.buffer, kept.byteOffset, kept.length + bytes.length);
         return;
       }
-      if (current) {
-        const n = Math.min(current.left, view.length);
-        if (n === 0) return;
-        if (current.kind === 'keep') out.push(view.subarray(0, n));
-        else if (current.kind === 'fill') out.push(Buffer.alloc(n, current.byte));
-        view = view.subarray(n);
-        position += n;
-        current.left -= n;
-        if (current.left === 0) current = null;
-        continue;
-      }
-      let step: Step;
-      try {
-        step = parser(view, position);
-      } catch {
-        step = { rest: true };
-      }
-      if ('rest' in step) rest = true;
-      else if ('need' in step) {
-        if (step.need <= view.length || step.need > MAX_VIEW) rest = true;
-        else {
-          waitFor = step.need;
+      if (kept) out.push(kept);
+      kept = bytes;
+    };
+    const send = (bytes: Buffer) => {
+      if (bytes.length === 0) return;
+      if (kept) out.push(kept);
+      kept = null;
+      out.push(bytes);
+    };
+    try {
+      for (;;) {
+        if (rest) {
+          if (view.length > 0) keep(view);
+          view = Buffer.alloc(0);
           return;
         }
-      } else if ('put' in step) {
-        if (step.skip < 0 || step.skip > view.length) rest = true;
-        else {
-          if (step.put.length > 0) out.push(step.put);
-          view = view.subarray(step.skip);
-          position += step.skip;
+        if (current) {
+          const n = Math.min(current.left, view.length);
+          if (n === 0) return;
+          if (current.kind === 'keep') keep(view.subarray(0, n));
+          else if (current.kind === 'fill') send(Buffer.alloc(n, current.byte));
+          view = view.subarray(n);
+          position += n;
+          current.left -= n;
+          if (current.left === 0) current = null;
+          continue;
         }
-      } else {
-        const [kind, n] =
-          'keep' in step
-            ? (['keep', step.keep] as const)
-            : 'drop' in step
-              ? (['drop', step.drop] as const)
-              : (['fill', step.fill] as const);
-        if (!(n > 0) || !Number.isSafeInteger(n)) rest = true;
-        else current = { kind, left: n, byte: 'byte' in step ? step.byte : 0 };
+        let step: Step;
+        try {
+          step = withinSteps(steps++, position) ? parser(view, position) : { rest: true };
+        } catch {
+          step = { rest: true };
+        }
+        if ('rest' in step) rest = true;
+        else if ('need' in step) {
+          if (step.need <= view.length || step.need > MAX_VIEW) rest = true;
+          else {
+            waitFor = step.need;
+            return;
+          }
+        } else if ('put' in step) {
+          if (step.skip < 0 || step.skip > view.length) rest = true;
+          else {
+            send(step.put);
+            view = view.subarray(step.skip);
+            position += step.skip;
+          }
+        } else {
+          const [kind, n] =
+            'keep' in step
+              ? (['keep', step.keep] as const)
+              : 'drop' in step
+                ? (['drop', step.drop] as const)
+                : (['fill', step.fill] as const);
+          if (!(n > 0) || !Number.isSafeInteger(n)) rest = true;
+          else current = { kind, left: n, byte: 'byte' in step ? step.byte : 0 };
+        }
       }
+    } finally {
+      if (kept) out.push(kept);
     }
   }
 

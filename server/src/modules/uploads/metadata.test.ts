@@ -21,6 +21,7 @@ import {
   EXTENSION,
   expectPlanted,
   expectStripped,
+  manySteps,
   photoWithMetadata,
   type PhotoFormat,
 } from '../../../test/images.ts';
@@ -164,6 +165,26 @@ describe('POST /api/upload of a picture with metadata', () => {
     const bytes = await served(res.json().upload);
     expect(bytes.subarray(-14).equals(cut.subarray(exifAt))).toBe(true);
     expect(bytes.length).toBeLessThan(cut.length);
+  });
+});
+
+describe('POST /api/upload of a picture costly to read', () => {
+  // lib/metadata/costs.test.ts counts what they cost; here they are stored as they came.
+  it('stores fill bytes, restart markers and thousands of tiny chunks or boxes as sent', async () => {
+    const { auth } = await signIn(ctx);
+    const restarts = Buffer.alloc(1024 * 1024);
+    for (let at = 0; at < restarts.length; at += 2) restarts.set([0xff, 0xd0], at);
+    const cases: [string, Buffer][] = [
+      ['fill.jpg', Buffer.concat([Buffer.from([0xff, 0xd8]), Buffer.alloc(3 * 1024 * 1024, 0xff)])],
+      ['restart.jpg', Buffer.concat([Buffer.from([0xff, 0xd8]), restarts])],
+      ['chunks.png', await manySteps('png', 20_000)],
+      ['boxes.avif', await manySteps('avif', 20_000)],
+    ];
+    for (const [filename, data] of cases) {
+      const res = await uploadFile(ctx, auth, { filename, data });
+      expect(res.statusCode, filename).toBe(201);
+      expect((await served(res.json().upload)).equals(data), filename).toBe(true);
+    }
   });
 });
 
