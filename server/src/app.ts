@@ -188,7 +188,11 @@ export async function buildApp(deps: AppDeps) {
     publicUrl: config.publicUrl,
     log,
   });
-  const uploaders = createUploadersModule({ users: accounts, publicUrl: config.publicUrl });
+  const uploaders = createUploadersModule({
+    users: accounts,
+    publicUrl: config.publicUrl,
+    linkStyleOf: preferences.service.linkStyle,
+  });
   const links = createLinksModule({
     db,
     storage,

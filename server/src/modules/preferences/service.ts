@@ -73,6 +73,9 @@ export function createPreferencesService(deps: { preferences: PreferencesReposit
       return { titleTemplate: p.embedTitle, siteName: p.embedSiteName, color: p.embedColor };
     },
 
+    /** Which link this user's desktop uploaders hand out (read when one is downloaded). */
+    linkStyle: async (userId: string) => (await get(userId)).linkStyle,
+
     /** Whether this user wants notification emails. */
     wantsEmail: async (userId: string) => (await get(userId)).emailNotifications,
 

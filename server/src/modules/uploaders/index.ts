@@ -1,4 +1,5 @@
 /** The desktop uploaders module's only door: ShareX config, bash and PowerShell scripts. */
+import type { LinkStyle } from '@upshot/contract';
 import type { Module } from '../module.ts';
 import type { UsersService } from '../users/index.ts';
 import { uploadersRoutes } from './routes.ts';
@@ -9,6 +10,7 @@ export type { UploadersService } from './service.ts';
 export function createUploadersModule(deps: {
   users: UsersService;
   publicUrl: string;
+  linkStyleOf: (userId: string) => Promise<LinkStyle>;
 }): Module & { service: UploadersService } {
   const service = createUploadersService(deps);
   return {

@@ -185,14 +185,15 @@ describe('the PowerShell upload script (protocol check)', () => {
     // The threshold, and the choice it makes.
     expect(Number(/^\$SimpleLimit = (\d+)\r?$/m.exec(s.script)?.[1])).toBe(MAX_SIMPLE_UPLOAD_BYTES);
     expect(s.script).toMatch(
-      /if \(\$file\.Length -le \$SimpleLimit\) \{\s+\$link = Send-Simple \$file\s+\} else \{\s+\$link = Send-Chunked \$file/,
+      /if \(\$file\.Length -le \$SimpleLimit\) \{\s+\$uploaded = Send-Simple \$file\s+\} else \{\s+\$uploaded = Send-Chunked \$file/,
     );
     const simple = fn(s.script, 'Send-Simple');
     expect(requests(simple)).toEqual(['POST /api/upload']);
     const fields = formFields(simple);
     expect(fields).toEqual(['isPublic', 'expires', 'maxViews', 'password', 'file']);
     const [privacyField = '', , , , fileField = ''] = fields;
-    expect(simple).toContain('$result.Json.url');
+    // The answer's url or previewUrl, as -Link says (link-style.test.ts).
+    expect(simple).toContain('return Get-UploadLink $result.Json');
     expect(fn(s.script, 'Write-Failure')).toContain('$Result.Json.message');
 
     // Those steps, with -Private and a name that is not ASCII.
@@ -375,7 +376,7 @@ describe('the PowerShell upload script (protocol check)', () => {
     expect(requests(complete)).toEqual(['POST /api/chunked-upload/complete']);
     expect(complete).toContain('New-JsonContent @{ uploadId = $UploadId }');
     expect(complete).toContain('$result.Status -eq 201 -or $result.Status -eq 200');
-    expect(complete).toContain('$result.Json.url');
+    expect(complete).toContain('return Get-UploadLink $result.Json');
     const asciiPattern = asciiPatternOf(s.script);
 
     // Those steps against the server, for a file just over the threshold.

@@ -1,14 +1,15 @@
 /**
  * The desktop uploaders a user downloads: a ShareX custom uploader (.sxcu), a bash script and
- * a PowerShell script, each made for one user from PUBLIC_URL and their API token.
+ * a PowerShell script, each made for one user from PUBLIC_URL and their API token, handing out
+ * the link their Link style (linkStyle) names when downloaded.
  */
 import fs from 'node:fs';
-import type { ShareXConfig } from '@upshot/contract';
+import type { LinkStyle, ShareXConfig } from '@upshot/contract';
 import type { Actor } from '../../lib/caller.ts';
 import type { UsersService } from '../users/index.ts';
 
 export type Download = { filename: string; contentType: string; body: string };
-export type UploaderOwner = { username: string; apiToken: string };
+export type UploaderOwner = { username: string; apiToken: string; linkStyle: LinkStyle };
 export type UploaderKind = 'sharex' | 'bash' | 'powershell';
 export type UploadersService = ReturnType<typeof createUploadersService>;
 
@@ -29,9 +30,9 @@ export function fileSafe(username: string): string {
   return safe.slice(0, 64) || 'user';
 }
 
-const PLACEHOLDER = /__UPSHOT_(?:URL|TOKEN|USERNAME)__/g;
+const PLACEHOLDER = /__UPSHOT_(?:URL|TOKEN|USERNAME|LINK)__/g;
 /** The only line a placeholder may sit on: a whole single-quoted assignment. */
-const ASSIGNMENT = /^\s*\$?[A-Za-z_]\w*\s*=\s*'__UPSHOT_(?:URL|TOKEN|USERNAME)__'\s*$/;
+const ASSIGNMENT = /^\s*\$?[A-Za-z_]\w*\s*=\s*'__UPSHOT_(?:URL|TOKEN|USERNAME|LINK)__'\s*$/;
 
 /**
  * Refuses (at start) a template with a placeholder anywhere but in a quoted assignment, where
@@ -56,13 +57,20 @@ const shellQuoted = (s: string) => s.replace(/'/g, `'\\''`);
 /** Inside '...' in PowerShell: a quote (typographic ones count too) is doubled. */
 const powershellQuoted = (s: string) => s.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q);
 
-export function createUploadersService(deps: { publicUrl: string; users: UsersService }) {
+export function createUploadersService(deps: {
+  publicUrl: string;
+  users: UsersService;
+  /** The user's linkStyle preference: which link their uploaders hand out. */
+  linkStyleOf: (userId: string) => Promise<LinkStyle>;
+}) {
   const { publicUrl } = deps;
   const templates = { bash: readTemplate('upshot.sh'), powershell: readTemplate('upshot.ps1') };
   const placeholders = (owner: UploaderOwner) => ({
     __UPSHOT_URL__: publicUrl,
     __UPSHOT_TOKEN__: owner.apiToken,
     __UPSHOT_USERNAME__: owner.username,
+    // The scripts' word for it: the file, or its preview page.
+    __UPSHOT_LINK__: owner.linkStyle === 'preview' ? 'preview' : 'file',
   });
 
   const make: Record<UploaderKind, (owner: UploaderOwner) => Download> = {
@@ -76,7 +84,7 @@ export function createUploadersService(deps: { publicUrl: string; users: UsersSe
         Headers: { 'X-API-Token': owner.apiToken },
         Body: 'MultipartFormData',
         FileFormName: 'file',
-        URL: '{json:url}',
+        URL: owner.linkStyle === 'preview' ? '{json:previewUrl}' : '{json:url}',
         ThumbnailURL: '{json:upload.thumbnailUrl}',
         DeletionURL: '{json:deletionUrl}',
         ErrorMessage: '{json:message}',
@@ -112,7 +120,8 @@ export function createUploadersService(deps: { publicUrl: string; users: UsersSe
      * anyone else, and audits an admin's download of another's).
      */
     async download(actor: Actor, userId: string, kind: UploaderKind): Promise<Download> {
-      return make[kind](await deps.users.uploaderOwner(actor, userId, kind));
+      const owner = await deps.users.uploaderOwner(actor, userId, kind);
+      return make[kind]({ ...owner, linkStyle: await deps.linkStyleOf(userId) });
     },
   };
 }

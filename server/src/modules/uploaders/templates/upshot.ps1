@@ -1,6 +1,7 @@
 # Upshot upload script for Windows PowerShell 5.1 and PowerShell 7, made for one account.
 #
-#   .\upshot.ps1 [-Private | -Public] [-Expires WHEN] [-MaxViews N] [-PasswordPrompt] FILE...
+#   .\upshot.ps1 [-Private | -Public] [-Expires WHEN] [-MaxViews N] [-PasswordPrompt]
+#                 [-Link file | preview] FILE...
 #
 # Uploads each file, prints its link (one per line) and puts the link(s) on the clipboard.
 # Files over 100 MiB go in chunks; when such an upload is cut short, running the script again
@@ -8,6 +9,8 @@
 # -Expires (30m, 12h, 7d, 1y, an ISO date-time, or never) and -MaxViews (a number, or none)
 # limit the links; -PasswordPrompt asks for a password for them without echo (Read-Host
 # -AsSecureString) and sends it in the request body, never on a command line.
+# The link printed is the file's or its preview page's, as the account's Link style was when
+# this script was downloaded; -Link file or -Link preview chooses for one run.
 #
 # This file holds your personal API token: keep it to yourself. The environment variables
 # UPSHOT_URL and UPSHOT_TOKEN take the place of the values written below.
@@ -23,6 +26,7 @@ param(
     [string]$Expires,
     [string]$MaxViews,
     [switch]$PasswordPrompt,
+    [string]$Link,
     [Alias('h')]
     [switch]$Help,
     [Parameter(Position = 0, ValueFromRemainingArguments = $true)]
@@ -32,6 +36,8 @@ param(
 $DefaultUrl = '__UPSHOT_URL__'
 $DefaultToken = '__UPSHOT_TOKEN__'
 $UserName = '__UPSHOT_USERNAME__'
+# Which link to print: the file's own (file) or its preview page's (preview).
+$DefaultLink = '__UPSHOT_LINK__'
 
 # The server's limits: a simple upload takes up to 100 MiB; larger files go in chunks of the
 # size the server answers (50 MiB today).
@@ -63,6 +69,9 @@ again to resume an interrupted upload.
   -MaxViews N       the links work for N views, then stop (none: no limit)
   -PasswordPrompt   ask for a password (typed without echo) that visitors must give
                     to open the links
+  -Link STYLE       print the link to the file itself (file) or to its preview
+                    page (preview); without it: $DefaultLink, your Link style
+                    when this script was downloaded
   -Help             show this help
 
 What you leave out follows your defaults from Settings (privacy, expiry, view limit).
@@ -85,6 +94,14 @@ if ($Private -and $Public) {
 }
 if (-not $Path -or $Path.Count -eq 0) {
     Show-Usage | Write-Host
+    exit 2
+}
+
+# Which link each upload prints: the answer's url (file) or previewUrl (preview).
+$LinkStyle = $DefaultLink
+if ($PSBoundParameters.ContainsKey('Link')) { $LinkStyle = "$Link".ToLowerInvariant() }
+if ($LinkStyle -cne 'file' -and $LinkStyle -cne 'preview') {
+    Write-UpshotError "-Link takes file or preview, not: $LinkStyle"
     exit 2
 }
 
@@ -226,6 +243,12 @@ function Write-Failure([string]$FileName, $Result) {
     }
 }
 
+# The link an upload's answer gives for the chosen style: the file's, or its preview page's.
+function Get-UploadLink($Json) {
+    if ($LinkStyle -ceq 'preview') { return [string]$Json.previewUrl }
+    return [string]$Json.url
+}
+
 function New-JsonContent($Value) {
     $json = ConvertTo-Json $Value -Compress
     return [System.Net.Http.StringContent]::new($json, [System.Text.Encoding]::UTF8, 'application/json')
@@ -271,7 +294,7 @@ function Send-Simple([System.IO.FileInfo]$File) {
         Write-Failure $File.Name $result
         return $null
     }
-    return [string]$result.Json.url
+    return Get-UploadLink $result.Json
 }
 
 # --- chunked upload (over 100 MiB), resumable ----------------------------------------------
@@ -418,7 +441,7 @@ function Complete-Upload([string]$FileName, [string]$UploadId) {
     $attempt = 1
     while ($true) {
         $result = Invoke-Upshot 'POST' '/api/chunked-upload/complete' (New-JsonContent @{ uploadId = $UploadId })
-        if ($result.Status -eq 201 -or $result.Status -eq 200) { return [string]$result.Json.url }
+        if ($result.Status -eq 201 -or $result.Status -eq 200) { return Get-UploadLink $result.Json }
         if (((Test-Transient $result) -or $result.Status -eq 409) -and $attempt -lt 6) {
             Start-Sleep -Seconds (2 * $attempt)
             $attempt++
@@ -544,19 +567,20 @@ foreach ($item in $Path) {
             $failed = $true
             continue
         }
-        $link = $null
+        # Not $link: PowerShell's names ignore case, and $Link is the -Link parameter.
+        $uploaded = $null
         try {
             if ($file.Length -le $SimpleLimit) {
-                $link = Send-Simple $file
+                $uploaded = Send-Simple $file
             } else {
-                $link = Send-Chunked $file
+                $uploaded = Send-Chunked $file
             }
         } catch {
             Write-UpshotError ('{0}: {1}' -f $file.Name, (Get-Reason $_.Exception))
         }
-        if ($link) {
-            Write-Output $link
-            $links.Add([string]$link)
+        if ($uploaded) {
+            Write-Output $uploaded
+            $links.Add([string]$uploaded)
         } else {
             $failed = $true
         }

@@ -2,7 +2,7 @@
 # Upshot upload script (Linux and macOS: bash 3.2+ and curl), made for one account.
 #
 #   upshot.sh [--private | --public] [--expires WHEN] [--max-views N] [--password-prompt]
-#             [--name NAME] FILE...
+#             [--name NAME] [--link file | preview] FILE...
 #
 # Uploads each file, prints its link (one per line) and copies the links to the clipboard
 # (wl-copy, xclip or pbcopy). Files over 100 MiB go in chunks; when such an upload is cut
@@ -12,6 +12,8 @@
 # --expires (30m, 12h, 7d, 1y, an ISO date-time, or never) and --max-views (a number, or none)
 # limit the links; --password-prompt reads a password for them from the terminal, without
 # echo, and hands it to curl in a file, never on a command line.
+# The link printed is the file's or its preview page's, as the account's Link style was when
+# this script was downloaded; --link file or --link preview chooses for one run.
 #
 # This file holds your personal API token: keep it to yourself. UPSHOT_URL and UPSHOT_TOKEN
 # in the environment take the place of the values written below.
@@ -19,6 +21,8 @@
 default_url='__UPSHOT_URL__'
 default_token='__UPSHOT_TOKEN__'
 username='__UPSHOT_USERNAME__'
+# Which link to print: the file's own (file) or its preview page's (preview).
+default_link='__UPSHOT_LINK__'
 
 url=${UPSHOT_URL:-$default_url}
 while [ "${url%/}" != "$url" ]; do url=${url%/}; done
@@ -54,6 +58,9 @@ Options:
                      to open the links; read from the terminal even when standard
                      input is piped
   --name NAME        upload the one FILE (or standard input) under the name NAME
+  --link STYLE       print the link to the file itself (file) or to its preview
+                     page (preview); without it: $default_link, your Link style
+                     when this script was downloaded
   -h, --help         show this help
 
 What you leave out follows your defaults from Settings (privacy, expiry, view limit).
@@ -73,6 +80,7 @@ expires=""
 max_views=""
 ask_password=0
 upload_name=""
+link_style=$default_link
 files=()
 only_files=0
 while [ "$#" -gt 0 ]; do
@@ -87,8 +95,8 @@ while [ "$#" -gt 0 ]; do
     -h | --help) usage; exit 0 ;;
     --private) privacy=false ;;
     --public) privacy=true ;;
-    --expires=* | --max-views=* | --name=*) set -- "${arg%%=*}" "${arg#*=}" "$@" ;;
-    --expires | --max-views | --name)
+    --expires=* | --max-views=* | --name=* | --link=*) set -- "${arg%%=*}" "${arg#*=}" "$@" ;;
+    --expires | --max-views | --name | --link)
       if [ "$#" -eq 0 ] || [ -z "$1" ]; then
         say "$arg needs a value (see --help)"
         exit 2
@@ -96,6 +104,7 @@ while [ "$#" -gt 0 ]; do
       case $arg in
         --expires) expires=$1 ;;
         --max-views) max_views=$1 ;;
+        --link) link_style=$1 ;;
         *) upload_name=$1 ;;
       esac
       shift
@@ -105,6 +114,11 @@ while [ "$#" -gt 0 ]; do
     *) files+=("$arg") ;;
   esac
 done
+case $link_style in
+  file) link_key=url ;;
+  preview) link_key=previewUrl ;;
+  *) say "--link takes file or preview, not: $link_style"; exit 2 ;;
+esac
 if [ "${#files[@]}" -eq 0 ]; then
   usage >&2
   exit 2
@@ -351,7 +365,7 @@ byte_count() {
 
 # --- simple upload ---------------------------------------------------------------------------
 
-# upload_simple FILE NAME MIME: prints the link.
+# upload_simple FILE NAME MIME: sets link (the answer's url or previewUrl, as --link says).
 upload_simple() {
   read_password || return 1
   request "${progress_opts[@]}" -K "$work/link.curlrc" \
@@ -361,7 +375,7 @@ upload_simple() {
     fail_request "$label"
     return 1
   fi
-  link=$(json_string url "$body")
+  link=$(json_string "$link_key" "$body")
   [ -n "$link" ] || { say "$label: the server's answer has no link"; return 1; }
 }
 
@@ -419,7 +433,7 @@ complete_upload() {
     request -sS -H 'Content-Type: application/json' --data-binary "$body_json" \
       "$url/api/chunked-upload/complete"
     if [ "$curl_rc" -eq 0 ] && { [ "$status" = 201 ] || [ "$status" = 200 ]; }; then
-      link=$(json_string url "$body")
+      link=$(json_string "$link_key" "$body")
       [ -n "$link" ] && return 0
       say "$label: the server's answer has no link"
       return 1
