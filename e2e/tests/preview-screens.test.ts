@@ -115,9 +115,7 @@ describe('accessibility', () => {
         const axe = (
           window as unknown as {
             axe: {
-              run: (
-                o: object,
-              ) => Promise<{
+              run: (o: object) => Promise<{
                 violations: { id: string; impact: string; nodes: { target: string[] }[] }[];
               }>;
             };
