@@ -9,6 +9,7 @@ import type { Transform } from 'node:stream';
 import { isHeif, heifParser } from './isobmff.ts';
 import { isJpeg, jpegParser } from './jpeg.ts';
 import { isPng, pngParser } from './png.ts';
+import { wouldChange, type ReadRange } from './probe.ts';
 import { rewriter, type Parser } from './rewriter.ts';
 import { isWebp, webpParser } from './webp.ts';
 
@@ -44,4 +45,15 @@ export function metadataStripper(
   options: { maxInput?: number; tooLarge?: () => Error } = {},
 ): Transform {
   return rewriter(containerParser(), options);
+}
+
+export { PROBE_HEAD_BYTES, type ReadRange } from './probe.ts';
+
+/**
+ * Whether metadataStripper() would change a stored file of `size` bytes, from its first bytes
+ * (`head`, up to PROBE_HEAD_BYTES) and a few ranged reads at most (probe.ts): a picture with
+ * nothing to strip, or a file of another kind, need not be copied.
+ */
+export function strippingChanges(file: { head: Buffer; size: number; read: ReadRange }) {
+  return wouldChange(containerParser(), file);
 }

@@ -24,7 +24,6 @@ import {
 import type { Clock } from '../../lib/clock.ts';
 import { newStorageId, resolveMimeType } from '../../lib/files.ts';
 import { formatBytes } from '../../lib/format.ts';
-import { SNIFF_BYTES, sniffsClaim, storedType } from '../../lib/sniff.ts';
 import { objectKey, StorageSizeError, type Storage } from '../../storage/storage.ts';
 import { linkColumns, type LinkColumns, type UploadsService } from '../uploads/index.ts';
 import type { Viewer } from '../../lib/caller.ts';
@@ -378,17 +377,13 @@ export function createChunkedUploadsService(deps: {
         let result: { row: UploadRow; created: boolean };
         try {
           // Chunks come in any order, may be sent again and land on any instance: the type is
-          // sniffed once, from the joined bytes (one ranged read of their first kilobyte).
-          const mimeType = sniffsClaim(session.mime_type)
-            ? storedType(
-                session.mime_type,
-                await storage.read(session.storage_key, { start: 0, end: SNIFF_BYTES - 1 }),
-              )
-            : session.mime_type;
-          // A picture loses its metadata here, once, for the parts may not be changed in place:
-          // a copy without it is written beside the joined bytes (metadata need not be near
-          // the start: WebP keeps it at the end).
-          const stripped = await uploads.stripJoined(owner, session.storage_key, mimeType);
+          // sniffed once, from the joined bytes, and a picture loses its metadata here, once,
+          // as a copy beside them (the parts may not be changed in place).
+          const { mimeType, stripped } = await uploads.intakeJoined(owner, {
+            storageKey: session.storage_key,
+            claimed: session.mime_type,
+            size: Number(session.total_size),
+          });
           result = await uploads.record({
             id: session.id,
             owner,

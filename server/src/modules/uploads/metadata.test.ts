@@ -9,6 +9,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   completeChunked,
@@ -188,6 +189,70 @@ describe('POST /api/upload of a picture costly to read', () => {
   });
 });
 
+/** A chunked upload of `data`, completed; answers the upload and where its parts were joined. */
+async function putChunked(auth: Auth, filename: string, data: Buffer) {
+  const id = await startChunked(ctx, auth, data, SMALL, { filename, mimeType: '' });
+  const joinedKey = (await sessionRow(ctx, id))!.storage_key;
+  await sendAll(ctx, auth, id, data, SMALL);
+  const done = await completeChunked(ctx, auth, id);
+  expect(done.statusCode, done.body).toBe(201);
+  const up = done.json<{ upload: UploadJson }>().upload;
+  const row = await ctx.handle.db
+    .selectFrom('uploads')
+    .select('storage_key')
+    .where('id', '=', up.id)
+    .executeTakeFirstOrThrow();
+  return { up, joinedKey, storageKey: row.storage_key };
+}
+
+const joinedExists = (key: string) => fs.existsSync(path.join(ctx.dataDir, 'files', key));
+
+describe('a chunked upload of a picture', () => {
+  const noisy = (width: number) =>
+    sharp({
+      create: {
+        width,
+        height: width,
+        channels: 3,
+        background: '#888',
+        noise: { type: 'gaussian', mean: 128, sigma: 40 },
+      },
+    });
+
+  it('keeps its joined bytes, not copied, when there is nothing to strip', async () => {
+    const { auth } = await signIn(ctx);
+    // A copy of a stripped photo has nothing left to strip either.
+    const stripped = await served(await put(auth, 'jpeg', await photoWithMetadata('jpeg', 500)));
+    const cases: [string, Buffer][] = [
+      ['plain.gif', await noisy(300).gif().toBuffer()],
+      ['plain.tiff', await noisy(200).tiff({ compression: 'none' }).toBuffer()],
+      ['plain.jpg', await noisy(500).jpeg().toBuffer()],
+      ['plain.png', await noisy(200).png().toBuffer()],
+      ['plain.webp', await noisy(500).webp().toBuffer()],
+      ['plain.avif', await noisy(300).avif().toBuffer()],
+      ['stripped.jpg', stripped],
+    ];
+    for (const [filename, data] of cases) {
+      expect(data.length, filename).toBeGreaterThan(SMALL); // two chunks or more
+      const { up, joinedKey, storageKey } = await putChunked(auth, filename, data);
+      expect(storageKey, filename).toBe(joinedKey);
+      expect((await served(up)).equals(data), filename).toBe(true);
+    }
+  });
+
+  it('is stripped when its metadata lies past the first MiB (a WebP keeps it last)', async () => {
+    const { user, auth } = await signIn(ctx);
+    const photo = await photoWithMetadata('webp', 2000);
+    expect(photo.length).toBeGreaterThan(1024 * 1024);
+    const { up, joinedKey, storageKey } = await putChunked(auth, 'large.webp', photo);
+    expect(storageKey).not.toBe(joinedKey);
+    const bytes = await served(up);
+    await expectStripped(bytes, photo, 'webp');
+    await expectAccounted(user.id, up, bytes);
+    expect(joinedExists(joinedKey)).toBe(false);
+  });
+});
+
 describe('a chunked upload of a picture with metadata', () => {
   it('is stripped once joined: size, digest and charge follow, the joined bytes go', async () => {
     const { user, auth } = await signIn(ctx);
@@ -205,7 +270,7 @@ describe('a chunked upload of a picture with metadata', () => {
     const bytes = await served(up);
     await expectStripped(bytes, photo, 'jpeg');
     await expectAccounted(user.id, up, bytes);
-    expect(fs.existsSync(path.join(ctx.dataDir, 'files', joinedKey))).toBe(false);
+    expect(joinedExists(joinedKey)).toBe(false);
 
     // Completing again answers the same upload.
     const again = await completeChunked(ctx, auth, id);

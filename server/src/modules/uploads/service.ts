@@ -21,7 +21,7 @@ import type { Actor, Viewer } from '../../lib/caller.ts';
 import type { AuditService } from '../audit/index.ts';
 import type { LinkUrls } from '../links/index.ts';
 import type { UploadDefaults } from '../preferences/index.ts';
-import { intake, stripStored } from './intake.ts';
+import { intake, intakeStored } from './intake.ts';
 import { createLinkChanges } from './link-changes.ts';
 import {
   decideLink,
@@ -197,12 +197,15 @@ export function createUploadsService(deps: {
   }
 
   /**
-   * A chunked upload's joined bytes without their metadata, when its owner strips it and it is
-   * a picture (a copy at a new key: intake.ts); null when nothing is to be done.
+   * A chunked upload's joined bytes taken in (intake.ts): the type to store, and a copy without
+   * metadata when its owner strips it and there is something to strip.
    */
-  async function stripJoined(owner: Viewer, storageKey: string, mimeType: string) {
-    if (!(await deps.linkDefaults(owner.id)).stripMetadata) return null;
-    return stripStored(storage, storageKey, mimeType);
+  async function intakeJoined(
+    owner: Viewer,
+    joined: { storageKey: string; claimed: string; size: number },
+  ) {
+    const { stripMetadata } = await deps.linkDefaults(owner.id);
+    return intakeStored(storage, joined.storageKey, { ...joined, strip: stripMetadata });
   }
 
   async function get(viewer: Viewer, id: string): Promise<UploadRow> {
@@ -225,7 +228,7 @@ export function createUploadsService(deps: {
     get,
     remainingQuota: (userId: string) => uploads.remainingQuota(userId),
     decideLink: decide,
-    stripJoined,
+    intakeJoined,
 
     /** Handlers of this module's background tasks. */
     tasks: {
