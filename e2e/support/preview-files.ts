@@ -36,15 +36,24 @@ export const video = () =>
 export const sound = () =>
   ffmpeg('tone.ogg', ['-f', 'lavfi', '-i', 'sine=frequency=330:duration=2', '-c:a', 'libvorbis']);
 
-/** A one-page PDF that says `text` (Helvetica, no fonts embedded). */
-export function pdf(text: string): Buffer {
+/**
+ * A one-page PDF that says `text` (Helvetica, no fonts embedded), running `script` (the PDF's
+ * own JavaScript) when it opens, if given.
+ */
+export function pdf(text: string, script?: string): Buffer {
   const stream = `BT /F1 28 Tf 72 700 Td (${text}) Tj ET`;
   const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Catalog /Pages 2 0 R${script ? ' /OpenAction 6 0 R' : ''} >>`,
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
     `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ...(script
+      ? [
+          '<< /Type /Action /S /JavaScript /JS 7 0 R >>',
+          `<< /Length ${script.length} >>\nstream\n${script}\nendstream`,
+        ]
+      : []),
   ];
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];

@@ -1,10 +1,13 @@
 /**
  * The preview page in Chromium, opened by a visitor who is not signed in: each type shown as
  * it should be (the picture and players load, text gets line numbers and colours, Markdown is
- * rendered, the PDF viewer draws), the wrap and source toggles and "Show all", a view-limited
- * text fetched by the page, a password form that unlocks the page and its file, and script in
- * a file or its name that never runs (each attempt would set `window.pwned`).
+ * rendered, the PDF viewer draws from its frame URL and a PDF's own script reaches nothing),
+ * the wrap and source toggles and "Show all", a view-limited text fetched by the page, a
+ * password form that unlocks the page and its file, and script in a file or its name that
+ * never runs (each attempt would set `window.pwned`).
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchVisitors } from '../support/browser.ts';
@@ -146,14 +149,57 @@ describe('each type', () => {
     await page.context().close();
   });
 
-  it("a PDF in the browser's own viewer", async () => {
+  it("a PDF in the browser's own viewer, from its frame URL, which is a download elsewhere", async () => {
     const { page, errors } = await open(links.pdf!);
     // Chromium's viewer is a frame of its own inside the page's frame.
     await expect
       .poll(() => page.frames().some((f) => f.url().startsWith('chrome-extension://')))
       .toBe(true);
+    const frameUrl = `${links.pdf!.replace('/v/', '/')}?frame`;
+    expect(page.frames().map((f) => f.url())).toContain(frameUrl);
     expect(errors()).toEqual([]);
+    const top = await page.context().newPage();
+    const [file] = await Promise.all([
+      top.waitForEvent('download'),
+      top.goto(frameUrl).catch(() => null), // "Download is starting"
+    ]);
+    expect(file.suggestedFilename()).toBe('report.pdf');
     await page.context().close();
+  });
+
+  it("a PDF's own script: dialogs, but no page to reach and nothing sent without a click", async () => {
+    const hits: string[] = [];
+    const collector = http.createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end();
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    const elsewhere = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+    const script = [
+      'app.alert([typeof window, typeof document, typeof fetch].join(" "));',
+      `try { this.submitForm({ cURL: "${elsewhere}/form", cSubmitAs: "HTML" }); } catch (e) { app.alert("no form sent"); }`,
+      `app.launchURL("${elsewhere}/opened", true);`,
+      'app.alert("done");',
+    ].join('\n');
+    await upload('scripted', 'scripted.pdf', pdf('Scripted', script), 'application/pdf');
+    const context = await visitors.newContext();
+    const page = await context.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    try {
+      expect((await page.goto(links.scripted!))?.status()).toBe(200);
+      await expect.poll(() => dialogs.at(-1), { timeout: 15_000 }).toBe('done');
+      expect(dialogs).toEqual(['undefined undefined undefined', 'no form sent', 'done']);
+      expect(hits).toEqual([]);
+      expect(context.pages()).toHaveLength(1);
+      expect(await pwned(page)).toBeUndefined();
+    } finally {
+      await context.close();
+      collector.close();
+    }
   });
 
   it('anything else: its type and the Download button', async () => {

@@ -1,4 +1,7 @@
-/** What a served file may do in the browser: inline only for types that cannot script. */
+/**
+ * What a served file may do in the browser: inline only for types that cannot script, and a PDF
+ * in its preview page's frame.
+ */
 import { isMimeType } from '@upshot/contract';
 import contentDisposition from 'content-disposition';
 
@@ -23,7 +26,10 @@ export function fileCsp(mimeType: string): string {
   return media ? MEDIA_CSP : FILE_CSP;
 }
 
-/** Added to a PDF's policy when it is shown in a frame of its preview page. */
+/**
+ * Added to a PDF's policy at its frame URL (`?frame`) loaded into a frame: only this origin's
+ * pages (its preview page) may frame it.
+ */
 export const FRAMED_BY_SELF = "; frame-ancestors 'self'";
 
 /**
@@ -56,8 +62,10 @@ export function previewCsp(linkOrigin: string): string {
 export const PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
-// Not PDF: Chromium runs a PDF's JavaScript in its viewer, a page of the file's origin (the
-// app's), whatever the sandbox says.
+// Not PDF: Chromium's viewer runs a PDF's own JavaScript whatever the sandbox says. It runs in
+// the viewer's interpreter, with no window, document or fetch, so it reaches nothing of a page,
+// but it can show alerts and prompts, and on a click open a link or send a form. A PDF is inline
+// only in its preview page's frame (service.ts metaOf), an attachment everywhere else.
 const INLINE_EXACT = new Set(['text/plain']);
 
 export function isInlineSafe(mimeType: string): boolean {

@@ -61,8 +61,9 @@ export function fileHeaders(meta: FileMeta, publicMaxAgeSeconds: number) {
   const csp = fileCsp(meta.mimeType) + (meta.framed ? FRAMED_BY_SELF : '');
   return {
     ...baseHeaders(meta.cacheable, publicMaxAgeSeconds, csp),
-    // A PDF is inline in a frame and an attachment elsewhere: a cache keeps the two apart.
-    ...(meta.mimeType === 'application/pdf' ? { vary: 'Sec-Fetch-Dest' } : {}),
+    // A PDF's framed copy is inline in a frame and an attachment elsewhere: the browser's cache
+    // keeps the two apart (no shared cache keeps either: it is private).
+    ...(meta.frameCopy ? { vary: 'Sec-Fetch-Dest' } : {}),
     etag: meta.etag,
     'last-modified': meta.lastModified.toUTCString(),
     'accept-ranges': 'bytes',
@@ -81,7 +82,7 @@ const KEPT_HEADERS = 10_000;
 export function keptFileHeaders(publicMaxAgeSeconds: number) {
   const kept = new Map<string, Readonly<Record<string, string>>>();
   return (meta: FileMeta) => {
-    const how = `${meta.cacheable ? '+' : '-'}${meta.inline ? 'i' : 'a'}${meta.framed ? 'f' : ''}`;
+    const how = `${meta.cacheable ? '+' : '-'}${meta.inline ? 'i' : 'a'}${meta.framed ? 'f' : ''}${meta.frameCopy ? 'c' : ''}`;
     const key = `${meta.etag}${how}${meta.mimeType}/${meta.filename}`;
     let headers = kept.get(key);
     if (!headers) {

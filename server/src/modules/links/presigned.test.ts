@@ -1,8 +1,8 @@
 /**
  * S3_SERVE=presigned, against s3rver: a link still checks access, conditional requests and
  * counts the view, then redirects to a short-lived presigned GET that answers the same bytes,
- * type and disposition straight from the store. HEAD, 304s, thumbnails and everything that is
- * refused stay with Upshot.
+ * type and disposition straight from the store. HEAD, 304s, thumbnails, a PDF's framed copy and
+ * everything that is refused stay with Upshot.
  */
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -176,5 +176,27 @@ describe('S3_SERVE=presigned', () => {
     expect(link.statusCode).toBe(302);
     const direct = await fetch(link.headers.location as string);
     expect(direct.headers.get('content-disposition')).toMatch(/^attachment/);
+  });
+
+  it("serves a PDF's framed copy itself: the store could neither sandbox it nor keep it framed here", async () => {
+    const data = Buffer.from('%PDF-1.4\n%%EOF\n');
+    const res = await uploadFile(
+      ctx,
+      auth,
+      { filename: 'doc.pdf', contentType: 'application/pdf', data },
+      { isPublic: 'true' },
+    );
+    const up = res.json<{ upload: { shortCode: string } }>().upload;
+    const link = await ctx.app.inject({ method: 'GET', url: `/${up.shortCode}` });
+    expect(link.statusCode).toBe(302);
+    const framed = await ctx.app.inject({
+      method: 'GET',
+      url: `/${up.shortCode}?frame`,
+      headers: { 'sec-fetch-dest': 'iframe' },
+    });
+    expect(framed.statusCode).toBe(200);
+    expect(framed.rawPayload.equals(data)).toBe(true);
+    expect(framed.headers['content-disposition']).toMatch(/^inline/);
+    expect(framed.headers['content-security-policy']).toMatch(/^sandbox;.*frame-ancestors 'self'$/);
   });
 });

@@ -16,6 +16,8 @@ export type PreviewPageInput = {
   /** The raw link (with a signed link's query when the page was opened by one). */
   rawUrl: string;
   downloadUrl: string;
+  /** A PDF's copy for the page's frame (the raw link's `?frame`). */
+  frameUrl: string;
   assets: PreviewAssets;
   /** The page's title (the uploader's title template, filled in). */
   title: string;
@@ -73,7 +75,7 @@ function previewBlock(input: PreviewPageInput): string {
     case 'pdf':
       // No sandbox attribute: Chromium shows no PDF in a sandboxed frame, whatever it allows.
       // The PDF's own answer is sandboxed (CSP sandbox) and may be framed by this origin only.
-      return `<iframe class="pdf" src="${raw}" title="${name}" referrerpolicy="no-referrer"></iframe>`;
+      return `<iframe class="pdf" src="${escapeHtml(input.frameUrl)}" title="${name}" referrerpolicy="no-referrer"></iframe>`;
     case 'text':
     case 'markdown':
       return textBlock(page, rawUrl, Number(page.row.size));

@@ -1,7 +1,7 @@
 /**
  * The preview page, /v/{slug}: what it shows for each type, that everything from the upload is
  * escaped, its content security policy, the first 512 KiB of a text and no more, and the raw
- * link's Download (`?download`) and PDF-in-a-frame answers.
+ * link's Download (`?download`) and PDF-in-a-frame (`?frame`) answers.
  */
 import fs from 'node:fs';
 import sharp from 'sharp';
@@ -199,23 +199,38 @@ describe("the raw link's answers for the page", () => {
     expect(dl.body).toBe('hello');
   });
 
-  it('serves a PDF inline only into a frame, which only this origin may make', async () => {
+  it("serves a PDF inline only at its page's frame URL, into a frame, and never to a shared cache", async () => {
     const up = await upload('doc.pdf', 'application/pdf', '%PDF-1.4\n%%EOF\n');
     const v = visitor(ctx);
-    const top = await v.get(`/${up.shortCode}`, { 'sec-fetch-dest': 'document' });
-    expect(top.headers['content-disposition']).toMatch(/^attachment/);
-    expect(top.headers.vary).toBe('Sec-Fetch-Dest');
-    const framed = await v.get(`/${up.shortCode}`, { 'sec-fetch-dest': 'iframe' });
+    const frameUrl = `${ctx.config.publicUrl}/${up.shortCode}?frame`;
+    expect((await page(up.shortCode)).body).toContain(`<iframe class="pdf" src="${frameUrl}"`);
+    // The link answers one way, whoever loads it: a cache may keep it, whatever it ignores.
+    for (const dest of ['document', 'iframe', 'embed']) {
+      const res = await v.get(`/${up.shortCode}`, { 'sec-fetch-dest': dest });
+      expect(res.headers['content-disposition'], dest).toMatch(/^attachment/);
+      expect(res.headers['cache-control'], dest).toMatch(/^public, max-age=/);
+      expect(res.headers.vary, dest).toBeUndefined();
+    }
+    // Its frame URL: inline into a frame, which only this origin may make; an attachment to a
+    // navigation. Two answers at one URL, so no shared cache may keep either.
+    const framed = await v.get(`/${up.shortCode}?frame`, { 'sec-fetch-dest': 'iframe' });
     expect(framed.statusCode).toBe(200);
     expect(framed.headers['content-disposition']).toMatch(/^inline/);
     expect(framed.headers['content-security-policy']).toMatch(/^sandbox;.*frame-ancestors 'self'$/);
+    expect(framed.headers['cache-control']).toBe('private, no-cache');
     expect(framed.headers.vary).toBe('Sec-Fetch-Dest');
-    const download = await v.get(`/${up.shortCode}?download`, { 'sec-fetch-dest': 'iframe' });
+    const top = await v.get(`/${up.shortCode}?frame`, { 'sec-fetch-dest': 'document' });
+    expect(top.headers['content-disposition']).toMatch(/^attachment/);
+    expect(top.headers['content-security-policy']).not.toContain('frame-ancestors');
+    expect(top.headers['cache-control']).toBe('private, no-cache');
+    expect(top.headers.vary).toBe('Sec-Fetch-Dest');
+    const download = await v.get(`/${up.shortCode}?frame&download`, { 'sec-fetch-dest': 'iframe' });
     expect(download.headers['content-disposition']).toMatch(/^attachment/);
-    // Another type in a frame is answered as ever.
+    // Another type at its frame URL, or in a frame, is answered as ever.
     const txt = await upload('t.html', 'text/html', '<b>x</b>');
-    const html = await v.get(`/${txt.shortCode}`, { 'sec-fetch-dest': 'iframe' });
+    const html = await v.get(`/${txt.shortCode}?frame`, { 'sec-fetch-dest': 'iframe' });
     expect(html.headers['content-disposition']).toMatch(/^attachment/);
     expect(html.headers['content-security-policy']).not.toContain('frame-ancestors');
+    expect(html.headers['cache-control']).toMatch(/^public, max-age=/);
   });
 });

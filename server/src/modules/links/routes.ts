@@ -55,6 +55,7 @@ function linkRequest(request: FastifyRequest): LinkRequest {
     range: headerValue(h.range),
     download: q.download !== undefined,
     frame: h['sec-fetch-dest'] === 'iframe',
+    frameCopy: q.frame !== undefined,
   };
 }
 
@@ -207,7 +208,7 @@ export function linksRoutes(deps: {
       const { page } = answer;
       // The slug as opened, not the upload's other address: the cookies are that path's.
       const rawUrl = `${deps.publicUrl}/${params.slug}${signedQueryOf(request.query)}`;
-      const downloadUrl = `${rawUrl}${rawUrl.includes('?') ? '&' : '?'}download`;
+      const withParam = (name: string) => `${rawUrl}${rawUrl.includes('?') ? '&' : '?'}${name}`;
       reply.headers({
         'content-type': 'text/html; charset=utf-8',
         'content-security-policy': pageCsp,
@@ -222,7 +223,8 @@ export function linksRoutes(deps: {
         previewPageHtml({
           page,
           rawUrl,
-          downloadUrl,
+          downloadUrl: withParam('download'),
+          frameUrl: withParam('frame'),
           assets: deps.previewAssets,
           // A page that may not describe its upload names it only to who may open it.
           title: describable(page) ? page.embed.title : page.row.original_filename,

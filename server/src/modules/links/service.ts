@@ -48,8 +48,10 @@ export type LinkRequest = GateRequest & {
   range?: string;
   /** `?download`: the file as an attachment, whatever its type (the preview's Download button). */
   download?: boolean;
-  /** The browser loads it into a frame (`Sec-Fetch-Dest: iframe`): a preview page's PDF. */
+  /** The browser loads it into a frame (`Sec-Fetch-Dest: iframe`). */
   frame?: boolean;
+  /** `?frame`: the URL of a PDF's copy for its preview page's frame (see metaOf). */
+  frameCopy?: boolean;
 };
 
 export type FileMeta = {
@@ -62,6 +64,8 @@ export type FileMeta = {
   inline: boolean;
   /** A PDF shown in a frame of its preview page: inline, and only same-origin pages may frame it. */
   framed: boolean;
+  /** A PDF's `?frame` URL: its answer depends on Sec-Fetch-Dest, so no shared cache keeps it. */
+  frameCopy: boolean;
 };
 
 export type FileAnswer =
@@ -134,18 +138,23 @@ function isAudited(viewer: Actor | null, row: LinkRow): viewer is Actor {
 }
 
 function metaOf(row: LinkRow, req: LinkRequest): FileMeta {
-  // Chromium's viewer runs a PDF's own script (its alerts), so a PDF stays an attachment but in
-  // a frame of its preview page, which only pages of this origin may make.
-  const framed = !req.download && req.frame === true && row.mime_type === 'application/pdf';
+  // A PDF is an attachment (content-policy.ts says why) but at its own URL for the preview
+  // page's frame, `?frame`, and there only when the browser loads it into a frame: one URL
+  // that answers a navigation and a frame alike. That answer varies by Sec-Fetch-Dest, which a
+  // CDN may ignore, so it is private; the link itself answers one way and stays cacheable.
+  const frameCopy =
+    !req.download && req.frameCopy === true && row.mime_type.toLowerCase() === 'application/pdf';
+  const framed = frameCopy && req.frame === true;
   return {
     // An upload's bytes never change, so its id is a strong validator.
     etag: `"${row.id}"`,
     lastModified: new Date(row.created_at),
     mimeType: row.mime_type,
     filename: row.original_filename,
-    cacheable: isCacheable(row),
+    cacheable: isCacheable(row) && !frameCopy,
     inline: framed || (!req.download && isInlineSafe(row.mime_type)),
     framed,
+    frameCopy,
   };
 }
 
@@ -294,7 +303,8 @@ export function createLinksService(deps: {
       // Access, freshness and the range are checked above; the store sends the bytes (the
       // browser repeats its Range header to it). HEAD stays here: it costs no bytes. A link
       // with a password or a view limit is never handed to the store: its URL could be reused.
-      if (deps.presignedSeconds && !req.head && !isControlled(row)) {
+      // Nor a PDF's framed copy: the store can neither sandbox it nor say who may frame it.
+      if (deps.presignedSeconds && !req.head && !isControlled(row) && !meta.frameCopy) {
         // An expiring link's URL lives no longer than the link.
         const left =
           row.expires_at === null ? Infinity : Date.parse(row.expires_at) - clock.now().getTime();
