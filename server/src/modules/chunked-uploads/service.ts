@@ -374,6 +374,15 @@ export function createChunkedUploadsService(deps: {
           await sessions.releaseCompletion(uploadId, claim).catch(() => undefined);
           throw err;
         }
+        // The joined bytes, once a stripped copy stands in for them (a failure is logged, and
+        // the orphan sweep takes them).
+        let copied = false;
+        const removeJoined = () =>
+          storage
+            .delete(session.storage_key)
+            .catch((err: unknown) =>
+              deps.onError(err, { uploadId, action: 'remove joined bytes' }),
+            );
         let result: { row: UploadRow; created: boolean };
         try {
           // Chunks come in any order, may be sent again and land on any instance: the type is
@@ -384,6 +393,7 @@ export function createChunkedUploadsService(deps: {
             claimed: session.mime_type,
             size: Number(session.total_size),
           });
+          copied = stripped !== null;
           result = await uploads.record({
             id: session.id,
             owner,
@@ -396,8 +406,10 @@ export function createChunkedUploadsService(deps: {
           });
         } catch (err) {
           if (err instanceof PayloadTooLargeError) {
-            // Refused for the quota, its bytes removed: the session is over.
+            // Refused for the quota: the session is over, and none of its bytes stay (record()
+            // removed what it was given; when that was a stripped copy, the joined bytes go here).
             await sessions.delete(uploadId);
+            if (copied) await removeJoined();
           } else {
             // The joined bytes stay, and the session takes no chunk (there are no parts left to
             // write to): the next completion takes over at once and records them.
@@ -411,16 +423,9 @@ export function createChunkedUploadsService(deps: {
           () => true,
           (err: unknown) => deps.onError(err, { uploadId, action: 'mark completed' }),
         );
-        // The joined bytes, when the upload is a stripped copy: only once the session is marked,
-        // for a completion repeated before then joins them again (the orphan sweep takes them
-        // if this fails).
-        if (marked && result.row.storage_key !== session.storage_key) {
-          await storage
-            .delete(session.storage_key)
-            .catch((err: unknown) =>
-              deps.onError(err, { uploadId, action: 'remove joined bytes' }),
-            );
-        }
+        // When the upload is a stripped copy, its joined bytes go only once the session is
+        // marked, for a completion repeated before then joins them again.
+        if (marked && result.row.storage_key !== session.storage_key) await removeJoined();
         return result;
       } finally {
         clearInterval(heartbeat);

@@ -17,7 +17,7 @@ import {
   sessionRow,
   startChunked,
 } from '../../../test/chunked-uploads.ts';
-import { createTestContext, type TestContext } from '../../../test/context.ts';
+import { createTestContext, filesUnder, type TestContext } from '../../../test/context.ts';
 import {
   EXTENSION,
   expectPlanted,
@@ -276,6 +276,28 @@ describe('a chunked upload of a picture with metadata', () => {
     const again = await completeChunked(ctx, auth, id);
     expect(again.json().upload.id).toBe(up.id);
     expect((await served(up)).equals(bytes)).toBe(true);
+  });
+
+  it('leaves none of its bytes when the quota refuses it', async () => {
+    const { user, auth } = await signIn(ctx);
+    const photo = await photoWithMetadata('jpeg', 800);
+    const id = await startChunked(ctx, auth, photo, SMALL, { filename: 'big.jpg', mimeType: '' });
+    const joinedKey = (await sessionRow(ctx, id))!.storage_key;
+    await sendAll(ctx, auth, id, photo, SMALL);
+    // Meanwhile the quota shrinks (another upload, or an admin).
+    await ctx.handle.db
+      .updateTable('users')
+      .set({ disk_quota: SMALL })
+      .where('id', '=', user.id)
+      .execute();
+    const files = path.join(ctx.dataDir, 'files');
+    const before = filesUnder(files);
+    const done = await completeChunked(ctx, auth, id);
+    expect(done.statusCode, done.body).toBe(413);
+    // Neither the joined bytes nor their stripped copy.
+    expect(joinedExists(joinedKey)).toBe(false);
+    expect(filesUnder(files)).toEqual(before);
+    expect(await sessionRow(ctx, id)).toBeUndefined();
   });
 
   it('is stored as sent with stripMetadata off', async () => {
