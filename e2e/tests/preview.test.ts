@@ -3,8 +3,8 @@
  * it should be (the picture and players load, text gets line numbers and colours, Markdown is
  * rendered, the PDF viewer draws from its frame URL and a PDF's own script reaches nothing),
  * the wrap and source toggles and "Show all", a view-limited text fetched by the page, a
- * password form that unlocks the page and its file, and script in a file or its name that
- * never runs (each attempt would set `window.pwned`).
+ * password form that unlocks the page and its file, and script in a file or its name, or an
+ * uploaded script put in the page, that never runs (each attempt would set `window.pwned`).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -239,6 +239,48 @@ describe('script in a file or its name never runs', () => {
       expect(await pwned(page), key).toBeUndefined();
       await page.context().close();
     }
+  });
+});
+
+describe("the page's script policy", () => {
+  it('runs no uploaded script put in the page, whether as markup or as an element', async () => {
+    // An upload served from this origin: `<script src>` ignores its Content-Disposition.
+    const js = await upload(
+      'script',
+      'evil.js',
+      "window.top.pwned = 'uploaded script';",
+      'text/javascript',
+    );
+    const src = new URL(js.url).pathname;
+    const { page } = await open(links.markdown!);
+    await page.locator('#rendered h1').waitFor();
+    // What a sanitizer's or highlighter's bug would let in: markup, parsed where script runs...
+    await page.evaluate(
+      (src) =>
+        new Promise<void>((resolve) => {
+          const frame = document.createElement('iframe');
+          frame.srcdoc = `<script src="${src}"></script>`;
+          frame.addEventListener('load', () => resolve());
+          document.querySelector('#rendered')!.append(frame);
+        }),
+      src,
+    );
+    expect(await pwned(page)).toBeUndefined();
+    // ...or a script element made by script.
+    const outcome = await page.evaluate(
+      (src) =>
+        new Promise<string>((resolve) => {
+          const script = document.createElement('script');
+          script.src = src;
+          script.addEventListener('load', () => resolve('ran'));
+          script.addEventListener('error', () => resolve('refused'));
+          document.head.append(script);
+        }),
+      src,
+    );
+    expect(outcome).toBe('refused');
+    expect(await pwned(page)).toBeUndefined();
+    await page.context().close();
   });
 });
 

@@ -37,12 +37,19 @@ export const FRAMED_BY_SELF = "; frame-ancestors 'self'";
  * style, no plugins, no <base>, never framed; images, media, frames and fetches from this
  * origin and the links' (PUBLIC_URL's), where the raw link is. Images a Markdown file names
  * elsewhere are not loaded: a file does not hand its visitors' addresses to other sites.
+ *
+ * Script runs by this answer's nonce, never by its origin: an uploaded .js file is served from
+ * this origin too, and `<script src>` ignores Content-Disposition, so `'self'` would run any
+ * upload that a sanitizer or highlighter bug let into the page. The page's module script
+ * carries the nonce, and what it imports (its chunks, statically or by import()) inherits it.
+ * No 'strict-dynamic': it would also trust any script element made by script, and the page
+ * makes none.
  */
-export function previewCsp(linkOrigin: string): string {
+export function previewCsp(linkOrigin: string, nonce: string): string {
   const here = `'self' ${linkOrigin}`;
   return [
     "default-src 'none'",
-    "script-src 'self'",
+    `script-src 'nonce-${nonce}'`,
     "style-src 'self'",
     `img-src ${here}`,
     `media-src ${here}`,

@@ -19,6 +19,8 @@ export type PreviewPageInput = {
   /** A PDF's copy for the page's frame (the raw link's `?frame`). */
   frameUrl: string;
   assets: PreviewAssets;
+  /** This answer's script nonce (its CSP's `script-src`). */
+  nonce: string;
   /** The page's title (the uploader's title template, filled in). */
   title: string;
   /** <meta> and <link> tags for crawlers (OpenGraph, Twitter, oEmbed), already escaped. */
@@ -91,8 +93,10 @@ export function previewPageHtml(input: PreviewPageInput): string {
   const styles = assets.styles
     .map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`)
     .join('\n');
+  const nonce = escapeHtml(input.nonce);
+  // The meta is where Vite's loader of the chunks reads the nonce for the preloads it adds.
   const script = assets.script
-    ? `<script type="module" src="${escapeHtml(assets.script)}"></script>`
+    ? `<meta property="csp-nonce" nonce="${nonce}">\n<script type="module" nonce="${nonce}" src="${escapeHtml(assets.script)}"></script>`
     : '';
   return `<!doctype html>
 <html lang="en">

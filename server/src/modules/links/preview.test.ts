@@ -100,9 +100,19 @@ describe('GET /v/{slug}', () => {
     const res = await page(up.shortCode);
     const csp = res.headers['content-security-policy'] as string;
     const origin = new URL(ctx.config.publicUrl).origin;
+    // Its one script runs by a nonce of this answer's, not by where it comes from: an uploaded
+    // .js file is on this origin too, and a <script src> ignores Content-Disposition.
+    const nonce = /<script type="module" nonce="([A-Za-z0-9+/]{22}==)" src="\/assets\//.exec(
+      res.body,
+    )?.[1];
+    expect(nonce).toBeDefined();
+    expect(res.body).toContain(`<meta property="csp-nonce" nonce="${nonce}">`);
+    const scripts = csp.split('; ').filter((d) => d.startsWith('script-src'));
+    expect(scripts).toEqual([`script-src 'nonce-${nonce}'`]);
+    const again = await page(up.shortCode);
+    expect(again.headers['content-security-policy']).not.toContain(nonce);
     for (const directive of [
       "default-src 'none'",
-      "script-src 'self'",
       "style-src 'self'",
       `img-src 'self' ${origin}`,
       `media-src 'self' ${origin}`,

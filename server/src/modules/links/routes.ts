@@ -4,6 +4,7 @@
  */
 import { API, API_BASE, LINK_HEADERS } from '@upshot/contract';
 import { parseCookie } from 'cookie';
+import crypto from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
@@ -122,7 +123,6 @@ export function linksRoutes(deps: {
     setCookieHeader(c, { secure, path: `${basePath}/${slug}` }),
     setCookieHeader(c, { secure, path: `${basePath}/v/${slug}` }),
   ];
-  const pageCsp = previewCsp(base.origin);
   // The API beside the links, under PUBLIC_URL as the desktop uploaders' config has it.
   const apiBase = `${deps.publicUrl}${API_BASE}`;
 
@@ -209,9 +209,11 @@ export function linksRoutes(deps: {
       // The slug as opened, not the upload's other address: the cookies are that path's.
       const rawUrl = `${deps.publicUrl}/${params.slug}${signedQueryOf(request.query)}`;
       const withParam = (name: string) => `${rawUrl}${rawUrl.includes('?') ? '&' : '?'}${name}`;
+      // A new one for every answer: a script must be the page's own to run (content-policy.ts).
+      const nonce = crypto.randomBytes(16).toString('base64');
       reply.headers({
         'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': pageCsp,
+        'content-security-policy': previewCsp(base.origin, nonce),
         'x-robots-tag': 'noindex',
         // The page shows the uploader's settings as they are now: checked on every use.
         'cache-control': page.visitor && isOpenToAll(page.row) ? 'no-cache' : 'private, no-store',
@@ -226,6 +228,7 @@ export function linksRoutes(deps: {
           downloadUrl: withParam('download'),
           frameUrl: withParam('frame'),
           assets: deps.previewAssets,
+          nonce,
           // A page that may not describe its upload names it only to who may open it.
           title: describable(page) ? page.embed.title : page.row.original_filename,
           tags: embedTagsHtml({ page, pageUrl, rawUrl, oembedUrl }),
