@@ -141,9 +141,16 @@ describe('each type', () => {
     await page.locator('#rendered h1', { hasText: 'Release notes' }).waitFor();
     expect(await page.locator('#rendered table td').count()).toBe(4);
     expect(await page.locator('#text').isHidden()).toBe(true);
+    // Wrapping is for the source: no button for it while the Markdown is rendered.
+    const wrap = page.getByRole('button', { name: 'Wrap lines', includeHidden: true });
+    expect(await wrap.isHidden()).toBe(true);
     await page.getByRole('button', { name: 'Source' }).click();
     await page.locator('#text .line').first().waitFor();
     expect(await page.locator('#rendered').isHidden()).toBe(true);
+    expect(await wrap.isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Source' }).click();
+    await page.locator('#rendered h1').waitFor();
+    expect(await wrap.isHidden()).toBe(true);
     expect(await page.locator('#text').innerText()).toContain('# Release notes');
     expect(errors()).toEqual([]);
     await page.context().close();
