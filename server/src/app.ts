@@ -144,7 +144,7 @@ export async function buildApp(deps: AppDeps) {
     fileHasher,
     video: videoTools(config.ffmpegPath),
     kickTasks: background.kick,
-    linkDefaults: preferences.service.linkDefaults,
+    uploadDefaults: preferences.service.uploadDefaults,
     audit: audit.service,
     log,
   });

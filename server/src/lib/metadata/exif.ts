@@ -46,5 +46,8 @@ export function orientationTiff(orientation: number): Buffer {
   return tiff;
 }
 
+/** Enough of an Exif block to find its orientation (IFD0 comes first in practice). */
+export const EXIF_VIEW = 64 * 1024;
+
 /** "Exif\0\0": what starts an Exif block in JPEG (and in some WebP files). */
 export const EXIF_HEADER = Buffer.from('Exif\0\0', 'latin1');

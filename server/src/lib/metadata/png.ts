@@ -5,13 +5,11 @@
  * chunk are kept; whatever follows IEND goes through as it is.
  */
 import zlib from 'node:zlib';
-import { orientationOf, orientationTiff } from './exif.ts';
+import { EXIF_VIEW, orientationOf, orientationTiff } from './exif.ts';
 import type { Parser } from './rewriter.ts';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const DROPPED = new Set(['eXIf', 'tEXt', 'iTXt', 'zTXt']);
-/** Enough of an eXIf chunk to find its orientation (IFD0 comes first in practice). */
-const EXIF_VIEW = 64 * 1024;
 
 export function isPng(head: Buffer): boolean {
   return head.length >= 8 && head.subarray(0, 8).equals(SIGNATURE);

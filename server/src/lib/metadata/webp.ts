@@ -5,11 +5,8 @@
  * the EXIF chunk then holds Orientation alone (or no tag) and zeros, the XMP chunk spaces (an
  * empty XMP packet). ICCP (the colour profile) and the image chunks are kept as they are.
  */
-import { EXIF_HEADER, orientationOf, orientationTiff } from './exif.ts';
+import { EXIF_HEADER, EXIF_VIEW, orientationOf, orientationTiff } from './exif.ts';
 import type { Parser, Step } from './rewriter.ts';
-
-/** Enough of an EXIF chunk to find its orientation (IFD0 comes first in practice). */
-const EXIF_VIEW = 64 * 1024;
 
 export function isWebp(head: Buffer): boolean {
   return head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP';

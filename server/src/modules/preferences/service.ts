@@ -83,7 +83,7 @@ export function createPreferencesService(deps: { preferences: PreferencesReposit
      * What an upload of this user gets for what it does not say, and whether its metadata is
      * stripped (one read for both).
      */
-    async linkDefaults(userId: string): Promise<UploadDefaults> {
+    async uploadDefaults(userId: string): Promise<UploadDefaults> {
       const p = await get(userId);
       return {
         isPublic: p.defaultUploadPrivacy,

@@ -20,6 +20,7 @@ export { type UploadPresenter } from './presenter.ts';
 export { ffmpegAvailable, ffprobeBeside } from './thumbnails.ts';
 export type { UploadsService } from './service.ts';
 export { linkColumns, type LinkAsk, type LinkColumns } from './link-settings.ts';
+export { intakeStored } from './intake.ts';
 
 export function createUploadsModule(deps: {
   db: Db;
@@ -32,7 +33,7 @@ export function createUploadsModule(deps: {
   video: { ffmpeg: string; ffprobe: string } | null;
   kickTasks: () => void;
   /** What the user's uploads get for what they do not say, metadata stripped or not. */
-  linkDefaults: (userId: string) => Promise<UploadDefaults>;
+  uploadDefaults: (userId: string) => Promise<UploadDefaults>;
   audit: AuditService;
   log: Logger;
 }): Module & {
@@ -56,7 +57,7 @@ export function createUploadsModule(deps: {
     urls: deps.urls,
     thumbnails,
     kickTasks: deps.kickTasks,
-    linkDefaults: deps.linkDefaults,
+    uploadDefaults: deps.uploadDefaults,
     viewGraceMs: VIEW_GRANT_TTL_MS,
     audit: deps.audit,
     onError: (err, context) => log.error({ err, ...context }, 'upload bookkeeping failed'),

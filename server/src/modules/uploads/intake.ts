@@ -1,8 +1,9 @@
 /**
- * What an upload's bytes go through on their way to the store: a claimed picture, video or
- * sound has its first kilobyte sniffed (lib/sniff.ts), and a picture loses its metadata unless
- * its owner keeps it (lib/metadata). The stored size, digest and charge are then those of what
- * is stored.
+ * What an upload's bytes go through on their way to the store, as a simple upload streams by
+ * (intake) or once a chunked upload's parts are joined (intakeStored): a claimed picture, video
+ * or sound has its first kilobyte sniffed (lib/sniff.ts), and a picture loses its metadata
+ * unless its owner keeps it (lib/metadata). The stored size, digest and charge are then those
+ * of what is stored.
  */
 import { pipeline, type Transform } from 'node:stream';
 import { newStorageId } from '../../lib/files.ts';

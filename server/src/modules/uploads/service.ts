@@ -21,7 +21,7 @@ import type { Actor, Viewer } from '../../lib/caller.ts';
 import type { AuditService } from '../audit/index.ts';
 import type { LinkUrls } from '../links/index.ts';
 import type { UploadDefaults } from '../preferences/index.ts';
-import { intake, intakeStored } from './intake.ts';
+import { intake } from './intake.ts';
 import { createLinkChanges } from './link-changes.ts';
 import {
   decideLink,
@@ -70,7 +70,7 @@ export function createUploadsService(deps: {
    * What the user's uploads get for what they do not say, and whether their pictures lose
    * their metadata (their preferences).
    */
-  linkDefaults: (userId: string) => Promise<UploadDefaults>;
+  uploadDefaults: (userId: string) => Promise<UploadDefaults>;
   /** How long a used-up link's last viewer may go on reading it: its upload stays until then. */
   viewGraceMs: number;
   /** Where an admin's signed link, vanity change or delete of another's upload is recorded. */
@@ -193,19 +193,7 @@ export function createUploadsService(deps: {
 
   /** A new upload's link: as its owner asked, else as their preferences say; checked. */
   async function decide(owner: Viewer, ask: LinkAsk): Promise<NewLink> {
-    return decideLink(ask, await deps.linkDefaults(owner.id), clock.now());
-  }
-
-  /**
-   * A chunked upload's joined bytes taken in (intake.ts): the type to store, and a copy without
-   * metadata when its owner strips it and there is something to strip.
-   */
-  async function intakeJoined(
-    owner: Viewer,
-    joined: { storageKey: string; claimed: string; size: number },
-  ) {
-    const { stripMetadata } = await deps.linkDefaults(owner.id);
-    return intakeStored(storage, joined.storageKey, { ...joined, strip: stripMetadata });
+    return decideLink(ask, await deps.uploadDefaults(owner.id), clock.now());
   }
 
   async function get(viewer: Viewer, id: string): Promise<UploadRow> {
@@ -228,7 +216,8 @@ export function createUploadsService(deps: {
     get,
     remainingQuota: (userId: string) => uploads.remainingQuota(userId),
     decideLink: decide,
-    intakeJoined,
+    /** Whether the user's pictures lose their metadata (a chunked upload's, at completion). */
+    stripsMetadata: async (owner: Viewer) => (await deps.uploadDefaults(owner.id)).stripMetadata,
 
     /** Handlers of this module's background tasks. */
     tasks: {
@@ -253,7 +242,7 @@ export function createUploadsService(deps: {
       requestBytes?: number;
     }): Promise<UploadRow> {
       // A bad link setting is refused before a byte is stored.
-      const defaults = await deps.linkDefaults(input.owner.id);
+      const defaults = await deps.uploadDefaults(input.owner.id);
       const link = await decideLink(input.link, defaults, clock.now());
       const remaining = await uploads.remainingQuota(input.owner.id);
       const ceiling = Math.min(MAX_SIMPLE_UPLOAD_BYTES, remaining);
