@@ -1,7 +1,8 @@
 /**
  * The uploads module on the S3 driver, end to end against plain s3rver: a video's thumbnail
- * (ffmpeg reads the video through a presigned URL, as there is no local file), a chunked upload,
- * and the orphan sweep over a bucket.
+ * (ffmpeg reads the video through a presigned URL, as there is no local file), a chunked upload
+ * (a picture copied through the stripper only when that changes it, found by ranged reads), and
+ * the orphan sweep over a bucket.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -12,8 +13,14 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { objectKey } from '../../storage/storage.ts';
 import type { S3Storage } from '../../storage/s3.ts';
-import { completeChunked, sendChunk, startChunked } from '../../../test/chunked-uploads.ts';
+import {
+  completeChunked,
+  sendChunk,
+  sessionRow,
+  startChunked,
+} from '../../../test/chunked-uploads.ts';
 import { createTestContext, filesUnder, type TestContext } from '../../../test/context.ts';
+import { expectStripped, photoWithMetadata } from '../../../test/images.ts';
 import { startS3, type TestS3 } from '../../../test/s3.ts';
 import { hlsPlaylist, testVideo, uploadFile } from '../../../test/uploads.ts';
 import { signIn } from '../../../test/users.ts';
@@ -201,6 +208,34 @@ describe('a chunked upload to an app on plain s3rver', () => {
     expect(served.rawPayload.length).toBe(data.length);
     expect(served.rawPayload.equals(data)).toBe(true);
     expect(await s3.multipartUploads(storage.bucket)).toEqual([]);
+  });
+
+  it('copies a picture only when stripping changes it, reading past the first MiB', async () => {
+    const { auth } = await signIn(ctx);
+    const photo = await photoWithMetadata('webp', 2000);
+    expect(photo.length).toBeGreaterThan(MiB); // its EXIF and XMP come last
+    const plain = await sharp(photo).jpeg().toBuffer();
+    for (const [filename, data, copied] of [
+      ['photo.webp', photo, true],
+      ['plain.jpg', plain, false],
+    ] as const) {
+      const session = await startChunked(ctx, auth, data, CHUNK, { filename });
+      const joinedKey = (await sessionRow(ctx, session))!.storage_key;
+      expect((await sendChunk(ctx, auth, session, 0, data)).statusCode).toBe(204);
+      const done = await completeChunked(ctx, auth, session);
+      expect(done.statusCode, done.body).toBe(201);
+      const { id, shortCode } = done.json().upload as { id: string; shortCode: string };
+      const row = await ctx.handle.db
+        .selectFrom('uploads')
+        .select('storage_key')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(row.storage_key !== joinedKey, filename).toBe(copied);
+      expect(await storage.size(joinedKey), filename).toBe(copied ? null : data.length);
+      const served = (await ctx.app.inject({ method: 'GET', url: `/${shortCode}` })).rawPayload;
+      if (copied) await expectStripped(served, data, 'webp');
+      else expect(served.equals(data), filename).toBe(true);
+    }
   });
 });
 
