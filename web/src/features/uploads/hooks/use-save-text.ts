@@ -1,11 +1,13 @@
 // Saves New text's file through the same route as the upload dialog (one request, or chunks for
 // a very long text), so quotas, privacy and link options apply alike; then, as after an upload,
-// its opening link goes to the clipboard and a toast says so.
+// its link (the file's or its preview page's, as Link style says) goes to the clipboard and a
+// toast says so.
 import type { UploadResponse } from '@upshot/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { beginCopy } from '../../../lib/use-copy.ts';
+import { useLinkStyle } from '../../preferences/index.ts';
 import { useInvalidateUploads } from '../api.ts';
 import { openingLink } from '../opening-link.ts';
 import {
@@ -22,6 +24,7 @@ export function useSaveText() {
   const [saving, setSaving] = useState(false);
   const queryClient = useQueryClient();
   const invalidateUploads = useInvalidateUploads();
+  const linkStyle = useLinkStyle();
   const abortRef = useRef<AbortController | null>(null);
 
   // Leaving the screen mid-save stops the transfer instead of letting it run unseen.
@@ -49,7 +52,7 @@ export function useSaveText() {
           return error instanceof UploadFailure ? error.message : UPLOAD_FAILED;
         }
         void invalidateUploads();
-        const opening = await openingLink(response);
+        const opening = await openingLink(response, linkStyle);
         // Said only when the clipboard took it.
         const copied = await finishCopy(opening?.url ?? null);
         toast.success(TEXT_SAVED, {
@@ -61,7 +64,7 @@ export function useSaveText() {
         if (!controller.signal.aborted) setSaving(false);
       }
     },
-    [queryClient, invalidateUploads],
+    [queryClient, invalidateUploads, linkStyle],
   );
 
   return { save, saving };

@@ -1,36 +1,39 @@
 // The Uploads screen's changes, each with the toasts the brief gives it.
-import type { UpdateUploadRequest, Upload } from '@upshot/contract';
-import { ACCESS_URL_MAX_TTL_SECONDS } from '@upshot/contract/constants';
+import type { LinkStyle, UpdateUploadRequest, Upload } from '@upshot/contract';
 import { toast } from 'sonner';
 import { getApiErrorMessage } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/format.ts';
 import { copyText, copyTextWhenReady } from '../../../lib/use-copy.ts';
+import { useLinkStyle } from '../../preferences/index.ts';
 import {
-  uploadsApi,
   useBatchDeleteUploadsMutation,
   useBatchPrivacyMutation,
   useDeleteUploadMutation,
   useSetVanityUrlMutation,
   useUpdateUploadMutation,
 } from '../api.ts';
+import { signedLink, styledLink } from '../opening-link.ts';
 
 const COPIED = 'URL copied to clipboard';
 const COPY_FAILED = 'Failed to copy URL';
 
 /**
- * Copies a link that opens a private file for anyone who has it, for as long as the server
- * signs it (7 days). It is fetched after the click, so the clipboard write is begun in it.
+ * Copies a link that opens a private file (or its preview page) for anyone who has it, for as
+ * long as the server signs it (7 days). It is fetched after the click, so the clipboard write
+ * is begun in it.
  */
-async function copyPrivateUrl(upload: Upload): Promise<void> {
-  const signing = uploadsApi.accessUrl(upload.id, ACCESS_URL_MAX_TTL_SECONDS);
+async function copyPrivateUrl(upload: Upload, style: LinkStyle): Promise<void> {
+  const signing = signedLink(upload.id, style);
   try {
     const copied = await copyTextWhenReady(signing.then(({ url }) => url));
     if (!copied) {
       toast.error(COPY_FAILED);
       return;
     }
-    const { expiresAt } = await signing;
-    toast.success(COPIED, { description: `Private link, works until ${formatDate(expiresAt)}` });
+    const { urlExpiresAt } = await signing;
+    toast.success(COPIED, {
+      description: `Private link, works until ${formatDate(urlExpiresAt)}`,
+    });
   } catch (error) {
     toast.error(COPY_FAILED, { description: getApiErrorMessage(error) });
   }
@@ -42,13 +45,19 @@ export function useUploadActions() {
   const setVanity = useSetVanityUrlMutation();
   const update = useUpdateUploadMutation();
   const batchPrivacy = useBatchPrivacyMutation();
+  const linkStyle = useLinkStyle();
 
   return {
-    /** A public link as it is (with its password or view limit); a private one signed. */
+    /**
+     * The file's link or its preview page's, as Link style says: a public one as it is (with
+     * its password or view limit), a private one signed.
+     */
     copyUrl: (upload: Upload) =>
       upload.isPublic
-        ? copyText(upload.url, { success: COPIED, failure: COPY_FAILED }).then(() => undefined)
-        : copyPrivateUrl(upload),
+        ? copyText(styledLink(upload, linkStyle), { success: COPIED, failure: COPY_FAILED }).then(
+            () => undefined,
+          )
+        : copyPrivateUrl(upload, linkStyle),
 
     async deleteUpload(upload: Upload): Promise<boolean> {
       try {

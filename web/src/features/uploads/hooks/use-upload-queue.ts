@@ -1,10 +1,12 @@
 // Runs the upload dialog's queue: pending files one after another, each row's state and progress
 // kept current, a toast for each failure and one summing up the batch. After a batch in which
-// every file made it, the queue's links are on the clipboard, one a line, and the toast says so.
+// every file made it, the queue's links are on the clipboard, one a line, and the toast says so;
+// each is the file's or its preview page's, as the user's Link style says.
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { beginCopy } from '../../../lib/use-copy.ts';
+import { useLinkStyle } from '../../preferences/index.ts';
 import { serverConfigQuery } from '../../system/index.ts';
 import { uploadsApi, useInvalidateUploads } from '../api.ts';
 import {
@@ -47,6 +49,7 @@ export function useUploadQueue(options: Options = {}) {
   const [isUploading, setIsUploading] = useState(false);
   const invalidateUploads = useInvalidateUploads();
   const queryClient = useQueryClient();
+  const linkStyle = useLinkStyle();
   const abortRef = useRef<AbortController | null>(null);
 
   // Leaving the screen mid-upload stops the transfer instead of letting it run unseen.
@@ -122,7 +125,7 @@ export function useUploadQueue(options: Options = {}) {
             });
             result.succeeded++;
             void invalidateUploads();
-            const opening = await openingLink(response);
+            const opening = await openingLink(response, linkStyle);
             if (opening) links.set(item.id, opening.url);
             else unlinked++;
             update(item.id, { status: 'success', progress: 100, ...opening });
@@ -155,7 +158,7 @@ export function useUploadQueue(options: Options = {}) {
       if (result.failed > 0) toast.error(`${result.failed} file(s) failed to upload`);
       return result;
     },
-    [items, options, update, invalidateUploads, queryClient],
+    [items, options, update, invalidateUploads, queryClient, linkStyle],
   );
 
   const pendingCount = items.filter((item) => item.status === 'pending').length;
