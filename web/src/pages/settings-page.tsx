@@ -19,7 +19,7 @@ export function SettingsPage() {
   return (
     <div className="mx-auto flex w-full max-w-3xl flex-col gap-6">
       <PageHeader title="Settings" description="Your preferences, password and desktop uploaders" />
-      <PreferencesCard />
+      <PreferencesCard username={user.username} />
       <ChangePasswordCard userId={user.id} email={user.email} />
       <DesktopUploadersCard userId={user.id} username={user.username} />
       <ApiTokenCard userId={user.id} />

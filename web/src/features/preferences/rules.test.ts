@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDarkTheme, parseUploadsPerPage } from './rules.ts';
+import { isDarkTheme, parseUploadsPerPage, placeRefusal } from './rules.ts';
 
 describe('parseUploadsPerPage', () => {
   it.each([
@@ -23,4 +23,21 @@ describe('isDarkTheme', () => {
     expect(isDarkTheme('dark')).toBe(true);
     expect(isDarkTheme('light')).toBe(false);
   });
+});
+
+describe('placeRefusal', () => {
+  const fields = ['embedTitle', 'embedColor'] as const;
+  it.each([
+    ['embedColor: must be a colour as #rrggbb', 'embedColor', 'Must be a colour as #rrggbb'],
+    ['embedTitle is required', 'embedTitle', 'embedTitle is required'],
+  ])('puts %j under its field', (message, field, shown) => {
+    expect(placeRefusal(message, fields)).toEqual({ field, message: shown });
+  });
+
+  it.each(['theme: must be one of system, light, dark', 'Invalid request', 'embedTitles: x'])(
+    'places %j nowhere',
+    (message) => {
+      expect(placeRefusal(message, fields)).toBeNull();
+    },
+  );
 });

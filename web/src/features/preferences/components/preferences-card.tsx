@@ -1,11 +1,12 @@
 // Settings' first section: the preferences, edited together and saved with one button. Only
 // what changed is sent; a page size that is not a whole number from 10 to 100 is ignored, and so
-// is a default view limit that is not one.
+// is a default view limit that is not one. A refusal shows under the field the server names.
 import type { Preferences, Theme, UpdatePreferencesRequest } from '@upshot/contract';
 import { MAX_PAGE_SIZE, MIN_PAGE_SIZE } from '@upshot/contract/constants';
 import { Monitor, Moon, SlidersHorizontal, Sun } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { getApiErrorMessage } from '../../../lib/api-client.ts';
 import { FormField } from '../../../components/form-field.tsx';
 import { LoadError, useLoadFailureToast } from '../../../components/load-error.tsx';
 import { PRIVACY_OPTIONS, type Privacy } from '../../../components/privacy-options.tsx';
@@ -24,7 +25,13 @@ import {
   VIEW_LIMIT_ERROR,
 } from '../../../lib/link-options.ts';
 import { usePreferencesQuery, useUpdatePreferencesMutation } from '../api.ts';
-import { parseUploadsPerPage } from '../rules.ts';
+import { parseUploadsPerPage, placeRefusal } from '../rules.ts';
+import {
+  linkChanges,
+  LinksEmbedsFields,
+  type FieldErrors,
+  type LinkDraft,
+} from './links-embeds-fields.tsx';
 
 const THEME_OPTIONS = [
   {
@@ -57,7 +64,7 @@ const THEME_OPTIONS = [
 ] as const;
 
 /** The fields the user has touched; the rest show what is saved. */
-type Draft = {
+type Draft = LinkDraft & {
   defaultUploadPrivacy?: boolean;
   emailNotifications?: boolean;
   theme?: Theme;
@@ -98,8 +105,11 @@ function changesOf(saved: Preferences, draft: Draft): UpdatePreferencesRequest {
   if (draft.stripMetadata !== undefined && draft.stripMetadata !== saved.stripMetadata) {
     changes.stripMetadata = draft.stripMetadata;
   }
-  return changes;
+  return { ...changes, ...linkChanges(saved, draft) };
 }
+
+/** The fields a refusal is shown under (the others cannot be sent wrong from this form). */
+const REFUSABLE = ['linkStyle', 'embedTitle', 'embedSiteName', 'embedColor'] as const;
 
 /**
  * The draft once the save of `sent` (the draft as it was then) has succeeded: what it held is
@@ -117,8 +127,9 @@ function afterSave(draft: Draft, sent: Draft): Draft {
 /** Each preference is a row of the list, parted by a rule. */
 const ROW = 'border-b pb-4 last:border-b-0 last:pb-0';
 
-function PreferencesForm({ saved }: { saved: Preferences }) {
+function PreferencesForm({ saved, username }: { saved: Preferences; username: string }) {
   const [draft, setDraft] = useState<Draft>({});
+  const [errors, setErrors] = useState<FieldErrors>({});
   const update = useUpdatePreferencesMutation();
 
   const privacy: Privacy =
@@ -135,9 +146,15 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
     update.mutate(changes, {
       onSuccess: () => {
         setDraft((current) => afterSave(current, sent));
+        setErrors({});
         toast.success('Preferences updated');
       },
-      onError: () => toast.error('Failed to update preferences'),
+      onError: (error) => {
+        const reason = getApiErrorMessage(error);
+        const placed = reason === undefined ? null : placeRefusal(reason, REFUSABLE);
+        if (placed) setErrors({ [placed.field]: placed.message });
+        toast.error('Failed to update preferences', { description: placed ? undefined : reason });
+      },
     });
   };
 
@@ -258,6 +275,17 @@ function PreferencesForm({ saved }: { saved: Preferences }) {
           onCheckedChange={(checked) => setDraft((d) => ({ ...d, stripMetadata: checked }))}
         />
       </FormField>
+      <LinksEmbedsFields
+        saved={saved}
+        draft={draft}
+        errors={errors}
+        username={username}
+        rowClassName={ROW}
+        onChange={(field, value) => {
+          setDraft((d) => ({ ...d, [field]: value }));
+          setErrors((e) => ({ ...e, [field]: undefined }));
+        }}
+      />
       <div className="flex justify-end">
         <Button type="submit" disabled={!dirty || update.isPending}>
           {update.isPending ? 'Saving...' : 'Save Preferences'}
@@ -271,19 +299,20 @@ function PreferencesLoading() {
   return (
     <div role="status" className="flex flex-col gap-4">
       <span className="sr-only">Loading...</span>
-      {[0, 1, 2, 3, 4, 5, 6].map((key) => (
+      {/* A bar per preference, so the form does not jump when it comes. */}
+      {Array.from({ length: 11 }, (_, key) => (
         <Skeleton key={key} className="h-10" />
       ))}
     </div>
   );
 }
 
-export function PreferencesCard() {
+export function PreferencesCard({ username }: { username: string }) {
   const query = usePreferencesQuery();
   useLoadFailureToast(query, 'Failed to load settings');
 
   let content;
-  if (query.data) content = <PreferencesForm saved={query.data.preferences} />;
+  if (query.data) content = <PreferencesForm saved={query.data.preferences} username={username} />;
   else if (query.isPending) content = <PreferencesLoading />;
   else
     content = (
