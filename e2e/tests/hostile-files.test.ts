@@ -88,6 +88,32 @@ describe('hostile files followed in Chromium by a signed-in user', () => {
     expect(dialogs).toEqual([]);
   });
 
+  it("never runs an uploaded script as one of the app's own pages", async () => {
+    const js = HOSTILE_FILES.find((file) => file.filename === 'app.js')!;
+    const uploaded = await apiUpload(server.url, token, {
+      name: 'loader.js',
+      bytes: Buffer.from(js.body, 'latin1'),
+      type: 'text/javascript',
+      isPublic: true,
+    });
+    // What a script injected into the app would try: the app's pages trust their own origin's
+    // scripts, and the upload is served from it. Served as text, nosniff refuses it.
+    await page.goto(`${server.url}/login`);
+    const outcome = await page.evaluate(
+      (src) =>
+        new Promise<string>((resolve) => {
+          const script = document.createElement('script');
+          script.src = src;
+          script.onload = () => resolve('loaded');
+          script.onerror = () => resolve('refused');
+          document.head.append(script);
+        }),
+      new URL(uploaded.url).pathname,
+    );
+    expect(outcome).toBe('refused');
+    expect(ran).toEqual([]);
+  });
+
   it('left the session where it was, unread and unchanged, and nothing ran late', async () => {
     await page.goto(`${server.url}/login`);
     await expect(page.evaluate(() => localStorage.getItem('auth_token'))).resolves.toBe(token);

@@ -96,7 +96,8 @@ export const HOSTILE_FILES: HostileFile[] = [
     'app.js',
     'text/javascript',
     `console.log("${XSS_MARK}")`,
-    'text/javascript; charset=utf-8',
+    // Served as text: never a script of a page of the app's origin (content-policy.ts).
+    'text/plain; charset=utf-8',
     'attachment',
   ),
   file('a PDF with JavaScript', 'doc.pdf', 'application/pdf', PDF, 'application/pdf', 'attachment'),

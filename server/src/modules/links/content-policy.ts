@@ -97,10 +97,20 @@ export function contentDispositionHeader(filename: string, inline: boolean): str
 }
 
 /** The Content-Type header: text types get a charset. */
+/**
+ * The types a browser runs as a script (WHATWG's JavaScript MIME types). An uploaded script is
+ * served as text: `<script src>`, a worker or a service worker ignores Content-Disposition, and
+ * with nosniff refuses any other type, so an upload never runs as a script of a page of this
+ * origin (the app's own pages allow scripts from their origin).
+ */
+const SCRIPT_TYPE =
+  /^(text|application)\/(x-)?(java|ecma)script$|^text\/(javascript1\.[0-5]|jscript|livescript)$/;
+
 export function contentTypeHeader(mimeType: string): string {
   const mime = mimeType.toLowerCase();
   // Stored types are checked on the way in; this keeps an odd one from ever reaching a header.
   if (!isMimeType(mime)) return 'application/octet-stream';
+  if (SCRIPT_TYPE.test(mime.split(';')[0]!.trim())) return 'text/plain; charset=utf-8';
   if (mime.startsWith('text/') && !mime.includes('charset')) return `${mime}; charset=utf-8`;
   return mime;
 }
