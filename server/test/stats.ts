@@ -138,6 +138,8 @@ export async function uploadRows(ctx: TestContext) {
       'uploads.views',
       'uploads.is_public',
       'uploads.created_at',
+      'uploads.max_views',
+      'uploads.password_hash',
     ])
     .execute();
 }
@@ -215,6 +217,8 @@ export async function expectStatsAgree(
         shortCode: u.short_code,
         url: `${ctx.config.publicUrl}/${u.short_code}`,
         isPublic: u.is_public === 1,
+        maxViews: u.max_views === null ? null : Number(u.max_views),
+        hasPassword: u.password_hash !== null,
       }));
     expectTop(
       body.mostViewed,
