@@ -152,10 +152,13 @@ describe('paste on the Uploads screen', () => {
     );
     expect(taken).toBe(true);
 
+    // Named by the date and time it was pasted, not the browser's image.png.
     const dialog = uploadDialog();
-    await dialog.getByRole('listitem', { name: 'image.png' }).waitFor();
+    const row = dialog.getByRole('listitem', { name: /^paste-\d{4}-\d{2}-\d{2}-\d{6}\.png$/ });
+    await row.waitFor();
+    const name = (await row.getAttribute('aria-label'))!;
     await sendQueue(1);
-    await page.getByRole('article', { name: 'image.png' }).waitFor();
+    await page.getByRole('article', { name }).waitFor();
     expect((await fetchBytes(await clipboard())).equals(picture)).toBe(true);
   });
 
