@@ -24,6 +24,11 @@ export type RouteSpec = {
    * such route.
    */
   servesUploadBytes?: true;
+  /**
+   * A path of user content (a link, its thumbnail, its preview page, their password forms):
+   * with CONTENT_URL set, answered on that origin only, and redirected there from the app's.
+   */
+  userContent?: true;
 };
 
 export const ROUTES = {
@@ -126,13 +131,31 @@ export const ROUTES = {
 
   // the links (GET answers HEAD too)
   /** An upload's preview page: its name, size, a Download button and the file shown by type. */
-  preview: { method: 'GET', path: '/v/:slug', access: 'public', servesUploadBytes: true },
+  preview: {
+    method: 'GET',
+    path: '/v/:slug',
+    access: 'public',
+    servesUploadBytes: true,
+    userContent: true,
+  },
   /** A protected preview page's password form posts here; it unlocks the raw link too. */
-  unlockPreview: { method: 'POST', path: '/v/:slug', access: 'public' },
-  thumbnail: { method: 'GET', path: '/thumb/:code', access: 'public', servesUploadBytes: true },
-  file: { method: 'GET', path: '/:slug', access: 'public', servesUploadBytes: true },
+  unlockPreview: { method: 'POST', path: '/v/:slug', access: 'public', userContent: true },
+  thumbnail: {
+    method: 'GET',
+    path: '/thumb/:code',
+    access: 'public',
+    servesUploadBytes: true,
+    userContent: true,
+  },
+  file: {
+    method: 'GET',
+    path: '/:slug',
+    access: 'public',
+    servesUploadBytes: true,
+    userContent: true,
+  },
   /** A protected link's password form posts here (never in a URL). */
-  unlockFile: { method: 'POST', path: '/:slug', access: 'public' },
+  unlockFile: { method: 'POST', path: '/:slug', access: 'public', userContent: true },
 } as const satisfies Record<string, RouteSpec>;
 
 export type RouteName = keyof typeof ROUTES;

@@ -3,8 +3,13 @@ import { z } from 'zod';
 /** What the web app needs to know about this server, instead of guessing it. */
 export const ServerConfig = z
   .object({
-    /** Origin of every link (PUBLIC_URL), without a trailing slash. */
+    /** The app's address (PUBLIC_URL), without a trailing slash. */
     publicUrl: z.string(),
+    /**
+     * Where links to user content start (files, thumbnails, preview pages): CONTENT_URL when
+     * set, else PUBLIC_URL; without a trailing slash.
+     */
+    contentUrl: z.string(),
     /** Size of every chunk but the last in the chunked protocol. */
     chunkSize: z.number().int().positive(),
     /** Files up to this size go in one request (POST /api/upload). */

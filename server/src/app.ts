@@ -20,12 +20,13 @@ import { createPreferencesModule } from './modules/preferences/index.ts';
 import { createStatsModule } from './modules/stats/index.ts';
 import { createSystemModule } from './modules/system/index.ts';
 import { createTagsModule } from './modules/tags/index.ts';
-import { createLinksModule, createLinkUrls } from './modules/links/index.ts';
+import { createLinksModule, createLinkUrls, sendNoSuchLink } from './modules/links/index.ts';
 import { createUploadsModule, ffmpegAvailable, ffprobeBeside } from './modules/uploads/index.ts';
 import { createUploadersModule } from './modules/uploaders/index.ts';
 import { createAccounts, createUsersModule } from './modules/users/index.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerBodyIdleTimeout } from './plugins/body-timeout.ts';
+import { contentRequests, registerContentOrigin } from './plugins/content-origin.ts';
 import { registerErrorHandler, sendError } from './plugins/errors.ts';
 import { registerFormBody } from './plugins/form-body.ts';
 import { registerMultipart } from './plugins/multipart.ts';
@@ -120,7 +121,11 @@ export async function buildApp(deps: AppDeps) {
       })
     : null;
   const jobRunner = createJobRunner({ db, clock, log, onRun: metrics?.jobRun });
-  const urls = createLinkUrls({ publicUrl: config.publicUrl, signingKey: keys.signing });
+  const urls = createLinkUrls({
+    publicUrl: config.publicUrl,
+    contentUrl: config.contentUrl,
+    signingKey: keys.signing,
+  });
 
   // The modules, each built from what it uses; later ones use earlier ones' services.
   const audit = createAuditModule({ db, clock });
@@ -193,6 +198,7 @@ export async function buildApp(deps: AppDeps) {
     publicUrl: config.publicUrl,
     linkStyleOf: preferences.service.linkStyle,
   });
+  const previewAssets = readPreviewAssets(config.webDistDir);
   const links = createLinksModule({
     db,
     storage,
@@ -202,7 +208,7 @@ export async function buildApp(deps: AppDeps) {
     publicMaxAgeSeconds: config.publicMaxAgeSeconds,
     audit: audit.service,
     auth: auth.service,
-    previewAssets: readPreviewAssets(config.webDistDir),
+    previewAssets,
     embedSettings: preferences.service.embedSettings,
     log,
   });
@@ -212,6 +218,7 @@ export async function buildApp(deps: AppDeps) {
     metrics: metrics && config.metricsToken ? { metrics, token: config.metricsToken } : null,
     config: {
       publicUrl: config.publicUrl,
+      contentUrl: config.contentUrl,
       chunkSize,
       maxSimpleUploadBytes: MAX_SIMPLE_UPLOAD_BYTES,
       maxUploadBytes: config.maxUploadBytes,
@@ -236,12 +243,19 @@ export async function buildApp(deps: AppDeps) {
   const all = Object.values(modules);
 
   registerErrorHandler(app);
-  const security = securityHeaders({ publicUrl: config.publicUrl });
+  const security = securityHeaders({ contentUrl: config.contentUrl });
   // Every request's hooks, in this order; each table route then checks its access rule.
   registerRequestId(app);
   registerBodyIdleTimeout(app, config.bodyIdleTimeoutMs);
   metrics?.register(app);
   registerSecurityHeaders(app, security);
+  const isContentRequest = contentRequests(config);
+  registerContentOrigin(app, {
+    publicUrl: config.publicUrl,
+    contentUrl: config.contentUrl,
+    isContentRequest,
+    contentFiles: previewAssets.files,
+  });
   registerAuth(app, auth.service);
   registerMultipart(app);
   registerFormBody(app);
@@ -250,7 +264,10 @@ export async function buildApp(deps: AppDeps) {
     app,
     all.flatMap((m) => m.routes),
   );
-  await registerWebApp(app, config.webDistDir, security);
+  await registerWebApp(app, config.webDistDir, security, {
+    isContentRequest,
+    notFound: sendNoSuchLink,
+  });
 
   for (const m of all) {
     for (const [kind, handler] of Object.entries(m.tasks)) background.register(kind, handler);

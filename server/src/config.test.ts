@@ -55,6 +55,36 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads CONTENT_URL as an origin of its own, PUBLIC_URL being the default', () => {
+    expect(loadConfig({ PUBLIC_URL: 'https://example.com' }).contentUrl).toBe(
+      'https://example.com',
+    );
+    const two = loadConfig({
+      PUBLIC_URL: 'https://example.com',
+      CONTENT_URL: 'https://u.example.com/',
+    });
+    expect(two.contentUrl).toBe('https://u.example.com');
+    expect(two.publicUrl).toBe('https://example.com');
+    for (const bad of [
+      'https://u.example.com/files',
+      'ftp://u.example.com',
+      'u.example.com',
+      'https://example.com',
+    ]) {
+      expect(
+        () => loadConfig({ PUBLIC_URL: 'https://example.com', CONTENT_URL: bad }),
+        bad,
+      ).toThrow(/CONTENT_URL: /);
+    }
+    expect(() => loadConfig({ PORT: '8080', CONTENT_URL: 'http://localhost:8080' })).toThrow(
+      /CONTENT_URL: must be another host than PUBLIC_URL/,
+    );
+    // Told apart by Host: another scheme alone is the same name.
+    expect(() =>
+      loadConfig({ PUBLIC_URL: 'https://example.com', CONTENT_URL: 'http://example.com' }),
+    ).toThrow(/CONTENT_URL: must be another host/);
+  });
+
   it('names every wrong variable', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(
       /PORT[\s\S]*DATABASE_URL/,

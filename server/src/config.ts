@@ -25,6 +25,12 @@ const EnvSchema = z.object({
   PORT: unsetIfEmpty(z.coerce.number().int().min(0).max(65535).default(3000)),
   HOST: unsetIfEmpty(z.string().default('0.0.0.0')),
   PUBLIC_URL: optional.pipe(z.url().optional()),
+  CONTENT_URL: optional.pipe(
+    z
+      .url({ protocol: /^https?$/ })
+      .refine((v) => /^https?:\/\/[^/?#]+\/?$/.test(v), 'must be an origin, without a path')
+      .optional(),
+  ),
   DATA_DIR: unsetIfEmpty(z.string().default('./data')),
   DATABASE_URL: optional.pipe(
     z
@@ -104,7 +110,21 @@ const EnvSchema = z.object({
 /** S3 numbers a multipart upload's parts 1..10000, one per chunk. */
 const S3_MAX_PARTS = 10_000;
 
+/** The app's origin: PUBLIC_URL, else this machine's port. */
+const publicUrlOf = (e: { PUBLIC_URL?: string; PORT: number }) =>
+  (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+
 const StorageRules = EnvSchema.superRefine((e, ctx) => {
+  // Refinements run even past a wrong value: compare only two URLs that parse. The origins
+  // are told apart by host name and port (Host), so those must differ, not just the scheme.
+  const [content, app] = [e.CONTENT_URL, publicUrlOf(e)].map((u) => (u ? URL.parse(u) : null));
+  if (content && app && content.host === app.host) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['CONTENT_URL'],
+      message: 'must be another host than PUBLIC_URL (leave it unset for one origin)',
+    });
+  }
   if (e.STORAGE_DRIVER !== 's3') return;
   for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
     if (!e[name])
@@ -136,6 +156,11 @@ export type Config = {
   port: number;
   host: string;
   publicUrl: string;
+  /**
+   * The origin of every link to user content (files, thumbnails, preview pages): CONTENT_URL,
+   * else PUBLIC_URL. When they differ, each origin serves only its own paths.
+   */
+  contentUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
   secretKey: string | undefined;
@@ -187,11 +212,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
-  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const publicUrl = publicUrlOf(e);
   return {
     port: e.PORT,
     host: e.HOST,
     publicUrl,
+    contentUrl: e.CONTENT_URL ? new URL(e.CONTENT_URL).origin : publicUrl,
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     secretKey: e.SECRET_KEY,

@@ -10,9 +10,10 @@ import type { FastifyInstance } from 'fastify';
 
 export type SecurityHeaders = Readonly<Record<string, string>>;
 
-export function securityHeaders(options: { publicUrl: string }): SecurityHeaders {
-  // Links and thumbnails are on PUBLIC_URL, which may be another origin than the one serving.
-  const linkOrigin = new URL(options.publicUrl).origin;
+export function securityHeaders(options: { contentUrl: string }): SecurityHeaders {
+  // Links and thumbnails are on CONTENT_URL (else PUBLIC_URL), which may be another origin than
+  // the one serving.
+  const linkOrigin = new URL(options.contentUrl).origin;
   const middleware = helmet({
     contentSecurityPolicy: {
       useDefaults: false,

@@ -7,24 +7,47 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import { API_BASE, SPA_ROUTES, type ErrorBody } from '@upshot/contract';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { IsContentRequest } from './content-origin.ts';
 
 /** The preview page's entry in the web build (web/vite.config.ts). */
 export const PREVIEW_ENTRY = 'src/preview/main.ts';
 
+type ManifestEntry = {
+  file: string;
+  css?: string[];
+  imports?: string[];
+  dynamicImports?: string[];
+};
+
 /**
  * The preview page's script and stylesheets, as the web build named them (hashed, under
- * /assets/), read once from its manifest; none when the app is not built.
+ * /assets/), read once from its manifest; none when the app is not built. `files` is every
+ * file the page may load (its chunks, static or imported on use), which a separate content
+ * origin serves (plugins/content-origin.ts).
  */
-export function readPreviewAssets(distDir: string): { script: string | null; styles: string[] } {
-  let manifest: Record<string, { file: string; css?: string[] }>;
+export function readPreviewAssets(distDir: string): {
+  script: string | null;
+  styles: string[];
+  files: ReadonlySet<string>;
+} {
+  let manifest: Record<string, ManifestEntry>;
   try {
     manifest = JSON.parse(fs.readFileSync(path.join(distDir, '.vite/manifest.json'), 'utf8'));
   } catch {
-    return { script: null, styles: [] };
+    return { script: null, styles: [], files: new Set() };
   }
   const entry = manifest[PREVIEW_ENTRY];
-  if (!entry) return { script: null, styles: [] };
-  return { script: `/${entry.file}`, styles: (entry.css ?? []).map((css) => `/${css}`) };
+  if (!entry) return { script: null, styles: [], files: new Set() };
+  const files = new Set<string>();
+  const visit = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(`/${chunk.file}`)) return;
+    files.add(`/${chunk.file}`);
+    for (const css of chunk.css ?? []) files.add(`/${css}`);
+    for (const next of [...(chunk.imports ?? []), ...(chunk.dynamicImports ?? [])]) visit(next);
+  };
+  visit(PREVIEW_ENTRY);
+  return { script: `/${entry.file}`, styles: (entry.css ?? []).map((css) => `/${css}`), files };
 }
 
 export async function registerWebApp(
@@ -32,6 +55,14 @@ export async function registerWebApp(
   distDir: string,
   /** Also on the not-found page a file link falls back to (those routes set their own). */
   securityHeaders: Readonly<Record<string, string>>,
+  /**
+   * With CONTENT_URL: a request to the content origin is never answered with the app's page,
+   * but with the links' own not-found page (`notFound`).
+   */
+  content: {
+    isContentRequest: IsContentRequest;
+    notFound: (reply: FastifyReply) => FastifyReply;
+  } | null = null,
 ): Promise<void> {
   const indexFile = path.join(distDir, 'index.html');
   const built = fs.existsSync(indexFile);
@@ -78,6 +109,7 @@ export async function registerWebApp(
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
+    if (content?.isContentRequest?.(request)) return content.notFound(reply);
     if (pathname === API_BASE || pathname.startsWith(`${API_BASE}/`) || request.method !== 'GET') {
       const body: ErrorBody = {
         error: 'not_found',

@@ -54,8 +54,10 @@ export function makeUpload(overrides: Partial<Upload> = {}): Upload {
 }
 
 export function makeServerConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  const publicUrl = overrides.publicUrl ?? 'http://localhost';
   return {
-    publicUrl: 'http://localhost',
+    publicUrl,
+    contentUrl: publicUrl,
     chunkSize: 52_428_800,
     maxSimpleUploadBytes: 100 * 1024 * 1024,
     maxUploadBytes: 100 * 1024 ** 3,

@@ -35,7 +35,8 @@ export const FRAMED_BY_SELF = "; frame-ancestors 'self'";
 /**
  * The preview page's (`/v/{slug}`): its own script and stylesheets only, no inline script or
  * style, no plugins, no <base>, never framed; images, media, frames and fetches from this
- * origin and the links' (PUBLIC_URL's), where the raw link is. Images a Markdown file names
+ * origin and the links' (CONTENT_URL's, else PUBLIC_URL's), where the raw link is. Images a
+ * Markdown file names
  * elsewhere are not loaded: a file does not hand its visitors' addresses to other sites.
  *
  * Script runs by this answer's nonce, never by its origin: an uploaded .js file is served from

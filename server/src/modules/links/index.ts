@@ -5,6 +5,7 @@
  * and the URLs and cookies links are shared and opened by (urls.ts), which uploads and stats
  * present.
  */
+import type { FastifyReply } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
@@ -12,6 +13,8 @@ import type { Logger } from '../../lib/logger.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { AuditService } from '../audit/index.ts';
 import type { Module } from '../module.ts';
+import { noSuchLinkPage } from './pages.ts';
+import { PAGE_HEADERS } from './presenter.ts';
 import { createLinksRepository } from './repository.ts';
 import { linksRoutes } from './routes.ts';
 import type { AttemptLimits } from './gate.ts';
@@ -24,6 +27,11 @@ export { FILE_CSP, fileCsp } from './content-policy.ts';
 export { createLinkUrls, VIEW_GRANT_TTL_MS, type LinkUrls } from './urls.ts';
 export type { LinksService } from './service.ts';
 export type { PreviewAssets } from './preview-page.ts';
+
+/** What a link that does not exist answers: the content origin's not-found page too. */
+export function sendNoSuchLink(reply: FastifyReply): FastifyReply {
+  return reply.status(404).headers(PAGE_HEADERS).send(noSuchLinkPage());
+}
 
 export function createLinksModule(deps: {
   db: Db;
@@ -62,6 +70,7 @@ export function createLinksModule(deps: {
       links: service,
       publicMaxAgeSeconds: deps.publicMaxAgeSeconds,
       publicUrl: deps.urls.publicUrl,
+      contentUrl: deps.urls.contentUrl,
       previewAssets: deps.previewAssets,
     }),
     jobs: [],

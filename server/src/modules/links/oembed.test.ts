@@ -139,6 +139,8 @@ describe('GET /api/oembed', () => {
       [{ url: 'https://elsewhere.example/v/abc' }, 'url'],
       [{ url: `${ctx.config.publicUrl}/api/health` }, 'url'],
       [{ url: `${ctx.config.publicUrl}/v/a/b` }, 'url'],
+      [{ url: `${ctx.config.publicUrl}/v/%zz` }, 'url'],
+      [{ url: `${ctx.config.publicUrl}/%E0%A4` }, 'url'],
       [{ url: pageOf(up.shortCode), format: 'yaml' }, 'format'],
       [{ url: pageOf(up.shortCode), maxwidth: '0' }, 'maxwidth'],
       [{ url: pageOf(up.shortCode), maxheight: 'tall' }, 'maxheight'],

@@ -27,8 +27,20 @@ function fit(width: number, height: number, maxWidth = Infinity, maxHeight = Inf
   };
 }
 
+/** A path segment decoded, or null when its escapes are not UTF-8 (`%zz`, `%E0%A4`). */
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 export function createOEmbed(deps: {
+  /** The app's address: the provider. */
   publicUrl: string;
+  /** Where links are served (CONTENT_URL, else PUBLIC_URL). */
+  contentUrl: string;
   clock: Clock;
   findPreview: (slug: string) => Promise<PreviewRow | undefined>;
   isSlug: (slug: string) => boolean;
@@ -37,14 +49,20 @@ export function createOEmbed(deps: {
     row: PreviewRow,
   ) => Promise<{ embed: { title: string; siteName: string }; thumbnailUrl: string | null }>;
 }) {
-  const base = new URL(deps.publicUrl);
-  const basePath = base.pathname.replace(/\/+$/, '');
+  // Links are CONTENT_URL's; one handed out before it was set (PUBLIC_URL's) still redirects.
+  const bases = [deps.contentUrl, deps.publicUrl].map((u) => {
+    const url = new URL(u);
+    return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
+  });
 
   /** The slug of a page or file link on this server, or null. */
   function slugOf(url: URL): string | null {
-    if (url.origin !== base.origin || !url.pathname.startsWith(`${basePath}/`)) return null;
-    const match = /^\/(?:v\/)?([^/]+)$/.exec(url.pathname.slice(basePath.length));
-    const slug = match ? decodeURIComponent(match[1]!) : null;
+    const base = bases.find(
+      (b) => url.origin === b.origin && url.pathname.startsWith(`${b.path}/`),
+    );
+    if (!base) return null;
+    const match = /^\/(?:v\/)?([^/]+)$/.exec(url.pathname.slice(base.path.length));
+    const slug = match ? decodeSegment(match[1]!) : null;
     return slug !== null && deps.isSlug(slug) ? slug : null;
   }
 
@@ -57,7 +75,7 @@ export function createOEmbed(deps: {
     if (slug === null) {
       return {
         kind: 'bad-url',
-        message: `url must be a link of this server (${deps.publicUrl}/...)`,
+        message: `url must be a link of this server (${deps.contentUrl}/...)`,
       };
     }
     const row = await deps.findPreview(slug);
@@ -65,7 +83,7 @@ export function createOEmbed(deps: {
     if (!open || isExpired(row, deps.clock.now()) || isUsedUp(row)) return { kind: 'not-found' };
     const { embed, thumbnailUrl } = await deps.describe(row);
     const { title, siteName } = embed;
-    const fileUrl = `${deps.publicUrl}/${encodeURIComponent(slug)}`;
+    const fileUrl = `${deps.contentUrl}/${encodeURIComponent(slug)}`;
     const common = {
       version: '1.0' as const,
       title,

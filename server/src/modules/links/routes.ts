@@ -106,14 +106,19 @@ function send(reply: FastifyReply, body: Body | null, start: number, length: num
 export function linksRoutes(deps: {
   links: LinksService;
   publicMaxAgeSeconds: number;
-  /** Where links are served (PUBLIC_URL): a cookie is Secure on https, and set on its path. */
+  /** The app's address (PUBLIC_URL): the API beside the links, for oEmbed discovery. */
   publicUrl: string;
+  /**
+   * Where links are served (CONTENT_URL, else PUBLIC_URL): a cookie is Secure on https, and set
+   * on its path.
+   */
+  contentUrl: string;
   /** The preview page's script and stylesheets (the web build's). */
   previewAssets: PreviewAssets;
 }) {
   const { links, publicMaxAgeSeconds } = deps;
   const headersOf = keptFileHeaders(publicMaxAgeSeconds);
-  const base = new URL(deps.publicUrl);
+  const base = new URL(deps.contentUrl);
   const secure = base.protocol === 'https:';
   const basePath = base.pathname.replace(/\/+$/, '');
   // The link's path as the browser knows it (a proxy may serve links under PUBLIC_URL's path),
@@ -123,7 +128,7 @@ export function linksRoutes(deps: {
     setCookieHeader(c, { secure, path: `${basePath}/${slug}` }),
     setCookieHeader(c, { secure, path: `${basePath}/v/${slug}` }),
   ];
-  // The API beside the links, under PUBLIC_URL as the desktop uploaders' config has it.
+  // The API, under PUBLIC_URL as the desktop uploaders' config has it (never CONTENT_URL's).
   const apiBase = `${deps.publicUrl}${API_BASE}`;
 
   /** POST /{slug} and /v/{slug}: the password form; back to where it was posted from. */
@@ -207,7 +212,7 @@ export function linksRoutes(deps: {
       if (answer.kind !== 'page') return refuse(reply, answer);
       const { page } = answer;
       // The slug as opened, not the upload's other address: the cookies are that path's.
-      const rawUrl = `${deps.publicUrl}/${params.slug}${signedQueryOf(request.query)}`;
+      const rawUrl = `${deps.contentUrl}/${params.slug}${signedQueryOf(request.query)}`;
       const withParam = (name: string) => `${rawUrl}${rawUrl.includes('?') ? '&' : '?'}${name}`;
       // A new one for every answer: a script must be the page's own to run (content-policy.ts).
       const nonce = crypto.randomBytes(16).toString('base64');
@@ -219,7 +224,7 @@ export function linksRoutes(deps: {
         'cache-control': page.visitor && isOpenToAll(page.row) ? 'no-cache' : 'private, no-store',
       });
       if (req.head) return reply.send();
-      const pageUrl = `${deps.publicUrl}/v/${params.slug}`;
+      const pageUrl = `${deps.contentUrl}/v/${params.slug}`;
       const oembedUrl = `${apiBase}/oembed?url=${encodeURIComponent(pageUrl)}&format=json`;
       return reply.send(
         previewPageHtml({

@@ -232,6 +232,7 @@ export function createLinksService(deps: {
   });
   const oembed = createOEmbed({
     publicUrl: urls.publicUrl,
+    contentUrl: urls.contentUrl,
     clock,
     findPreview,
     isSlug,

@@ -45,8 +45,14 @@ export type LinkKind = 'file' | 'thumbnail';
 
 export type LinkUrls = ReturnType<typeof createLinkUrls>;
 
-export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) {
-  const { publicUrl } = deps;
+export function createLinkUrls(deps: {
+  /** The app's address: deletion links (their page is the app's). */
+  publicUrl: string;
+  /** Where user content is served (CONTENT_URL, else PUBLIC_URL): links, thumbnails, pages. */
+  contentUrl: string;
+  signingKey: Buffer;
+}) {
+  const { publicUrl, contentUrl } = deps;
   // Imported once: a raw key makes every HMAC import it again (about 25 µs against 4 µs).
   const signingKey = crypto.createSecretKey(deps.signingKey);
   const signature = (kind: LinkKind, uploadId: string, expires: number) =>
@@ -57,10 +63,10 @@ export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) 
   const signedQuery = (kind: LinkKind, uploadId: string, expires: number) =>
     `?expires=${expires}&signature=${signature(kind, uploadId, expires)}`;
   const fileUrl = (row: Pick<UploadRow, 'vanity_url' | 'short_code'>) =>
-    `${publicUrl}/${encodeURIComponent(row.vanity_url ?? row.short_code)}`;
+    `${contentUrl}/${encodeURIComponent(row.vanity_url ?? row.short_code)}`;
   const pageUrl = (row: Pick<UploadRow, 'vanity_url' | 'short_code'>) =>
-    `${publicUrl}/v/${encodeURIComponent(row.vanity_url ?? row.short_code)}`;
-  const thumbBase = (row: Pick<UploadRow, 'short_code'>) => `${publicUrl}/thumb/${row.short_code}`;
+    `${contentUrl}/v/${encodeURIComponent(row.vanity_url ?? row.short_code)}`;
+  const thumbBase = (row: Pick<UploadRow, 'short_code'>) => `${contentUrl}/thumb/${row.short_code}`;
 
   /** A cookie value `<expires>.<mac of message and expires>`, valid until expires. */
   const cookieValue = (message: string, expires: number) =>
@@ -79,6 +85,7 @@ export function createLinkUrls(deps: { publicUrl: string; signingKey: Buffer }) 
 
   return {
     publicUrl,
+    contentUrl,
     url: fileUrl,
 
     /** The upload's preview page, by the same slug as its link. */

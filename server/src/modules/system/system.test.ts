@@ -26,6 +26,8 @@ describe('GET /api/config', () => {
     expect(res.json()).toEqual({
       // Without the trailing slash, as links are built from it.
       publicUrl: 'https://files.example.org',
+      // Links to user content start there too, unless CONTENT_URL says otherwise.
+      contentUrl: 'https://files.example.org',
       chunkSize: CHUNK_SIZE,
       maxSimpleUploadBytes: MAX_SIMPLE_UPLOAD_BYTES,
       maxUploadBytes: 5 * 1024 ** 3,

@@ -25,11 +25,12 @@ type VanityUrlDialogProps = {
 };
 
 /**
- * The origin every link starts with: the server's PUBLIC_URL, which may differ from the address
- * this app was opened at. Until the config has loaded, the upload's own link says it too.
+ * The origin every link starts with: the server's CONTENT_URL (else PUBLIC_URL), which may
+ * differ from the address this app was opened at. Until the config has loaded, the upload's own
+ * link says it too.
  */
-function linkOrigin(publicUrl: string | undefined, upload: Upload): string {
-  if (publicUrl !== undefined) return `${publicUrl}/`;
+function linkOrigin(contentUrl: string | undefined, upload: Upload): string {
+  if (contentUrl !== undefined) return `${contentUrl}/`;
   return upload.url.slice(0, upload.url.lastIndexOf('/') + 1);
 }
 
@@ -106,7 +107,7 @@ function VanityUrlForm({
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { data: config } = useServerConfig();
-  const origin = linkOrigin(config?.publicUrl, upload);
+  const origin = linkOrigin(config?.contentUrl, upload);
   const trimmed = value.trim();
 
   const handleSubmit = async (event: FormEvent) => {
