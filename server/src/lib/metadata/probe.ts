@@ -58,8 +58,13 @@ export async function wouldChange(
     const n = lengthOf(step);
     if (!(n > 0) || !Number.isSafeInteger(n)) return false;
     if ('drop' in step) return true;
-    // A stretch overwritten with what it holds already changes nothing (a stripped WebP).
-    if ('fill' in step && !view.subarray(0, n).equals(Buffer.alloc(n, step.byte))) return true;
+    // A stretch overwritten with what it holds already changes nothing (a stripped WebP). Its
+    // length is the file's word: compared byte by byte, never allocated, and one past what is
+    // in view is copied rather than read (the stripper sends what the file really holds).
+    if ('fill' in step) {
+      if (n > view.length) return true;
+      for (let i = 0; i < n; i++) if (view[i] !== step.byte) return true;
+    }
     position += n;
     view = n < view.length ? view.subarray(n) : Buffer.alloc(0);
   }
