@@ -9,14 +9,22 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestContext, type TestContext } from '../../../test/context.ts';
 import { uploadWith, visitor, type Auth } from '../../../test/links.ts';
 import { signIn } from '../../../test/users.ts';
+import { createWebDist, type WebDist } from '../../../test/web-dist.ts';
 
 let ctx: TestContext;
 let owner: Auth;
+// A build of its own: the page names its script from the manifest, and the suite may run
+// before (or without) the web app's build.
+let dist: WebDist;
 beforeAll(async () => {
-  ctx = await createTestContext();
+  dist = createWebDist({ preview: true });
+  ctx = await createTestContext({}, { webDistDir: dist.dir });
   ({ auth: owner } = await signIn(ctx));
 });
-afterAll(() => ctx.close());
+afterAll(async () => {
+  await ctx.close();
+  dist.remove();
+});
 
 const upload = (filename: string, contentType: string, data: Buffer | string) =>
   uploadWith(ctx, owner, {}, { filename, contentType, data: Buffer.from(data) });
