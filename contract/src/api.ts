@@ -160,6 +160,24 @@ const TOO_MANY_PASSWORDS = {
   produces: ['text/html'],
 };
 
+/** A link's password form and what its POST answers; `back` is where a right one returns. */
+const unlockForm = (back: string) =>
+  ({
+    params: z.object({ slug: z.string() }),
+    body: UnlockForm,
+    responses: { 200: null } as const,
+    produces: ['text/html'],
+    consumes: ['application/x-www-form-urlencoded'],
+    otherResponses: {
+      303: { description: `Unlocked: back to ${back}, now with its cookie` },
+      401: LOCKED,
+      403: { description: "Posted from another site's page", produces: ['text/html'] },
+      404: { description: 'No such link, or a private one', produces: ['text/html'] },
+      410: GONE,
+      429: TOO_MANY_PASSWORDS,
+    },
+  }) satisfies Omit<EndpointSchemas, 'tag' | 'summary'>;
+
 export const API = {
   config: endpoint(ROUTES.config, {
     tag: 'System',
@@ -617,20 +635,8 @@ export const API = {
     tag: 'Links',
     summary: "Unlock a password-protected link (its form's POST)",
     description:
-      "A right password sets an HttpOnly, SameSite=Lax cookie, on the link's own path, that opens this one upload for 24 hours (until its password changes or it is deleted), then redirects (303) to the link. A wrong one answers the form again (401). A link that does not exist, or is private, answers 404 whatever the password; a form posted from another site's page (`Sec-Fetch-Site: cross-site`) answers 403.",
-    params: z.object({ slug: z.string() }),
-    body: UnlockForm,
-    responses: { 200: null },
-    produces: ['text/html'],
-    consumes: ['application/x-www-form-urlencoded'],
-    otherResponses: {
-      303: { description: 'Unlocked: back to the link, now with its cookie' },
-      401: LOCKED,
-      403: { description: "Posted from another site's page", produces: ['text/html'] },
-      404: { description: 'No such link, or a private one', produces: ['text/html'] },
-      410: GONE,
-      429: TOO_MANY_PASSWORDS,
-    },
+      "A right password sets an HttpOnly, SameSite=Lax cookie, on the link's own path and its preview page's, that opens this one upload for 24 hours (until its password changes or it is deleted), then redirects (303) to the link. A wrong one answers the form again (401). A link that does not exist, or is private, answers 404 whatever the password; a form posted from another site's page (`Sec-Fetch-Site: cross-site`) answers 403.",
+    ...unlockForm('the link'),
   }),
   oembed: endpoint(ROUTES.oembed, {
     tag: 'Links',
@@ -660,19 +666,7 @@ export const API = {
     summary: "Unlock a password-protected preview page (its form's POST)",
     description:
       'As `POST /{slug}`: a right password sets the unlock cookie for the page and the raw link alike, then redirects (303) to the page.',
-    params: z.object({ slug: z.string() }),
-    body: UnlockForm,
-    responses: { 200: null },
-    produces: ['text/html'],
-    consumes: ['application/x-www-form-urlencoded'],
-    otherResponses: {
-      303: { description: 'Unlocked: back to the page, now with its cookie' },
-      401: LOCKED,
-      403: { description: "Posted from another site's page", produces: ['text/html'] },
-      404: { description: 'No such link, or a private one', produces: ['text/html'] },
-      410: GONE,
-      429: TOO_MANY_PASSWORDS,
-    },
+    ...unlockForm('the page'),
   }),
 } as const satisfies Record<string, Endpoint & { tag: ApiTag }>;
 
