@@ -6,6 +6,7 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { expect } from 'vitest';
+import { pngChunk } from '../src/lib/metadata/png.ts';
 
 export type PhotoFormat = 'jpeg' | 'png' | 'webp' | 'avif';
 export const EXTENSION: Record<PhotoFormat, string> = {
@@ -48,16 +49,6 @@ function app13(): Buffer {
   const head = Buffer.from([0xff, 0xed, 0, 0]);
   head.writeUInt16BE(body.length + 2, 2);
   return Buffer.concat([head, body]);
-}
-
-/** A PNG chunk. */
-export function pngChunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  out.writeUInt32BE(zlib.crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
 }
 
 /** A noisy picture (so it is well past the smallest charge) carrying all of SECRETS. */

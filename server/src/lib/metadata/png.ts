@@ -15,7 +15,8 @@ export function isPng(head: Buffer): boolean {
   return head.length >= 8 && head.subarray(0, 8).equals(SIGNATURE);
 }
 
-function chunk(type: string, data: Buffer): Buffer {
+/** A PNG chunk: length, type, data and its CRC. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const out = Buffer.alloc(12 + data.length);
   out.writeUInt32BE(data.length, 0);
   out.write(type, 4, 'latin1');
@@ -50,7 +51,7 @@ export function pngParser(): Parser {
     const orientation = orientationOf(view.subarray(8, seen));
     dropping = total - seen;
     return {
-      put: orientation === 1 ? Buffer.alloc(0) : chunk('eXIf', orientationTiff(orientation)),
+      put: orientation === 1 ? Buffer.alloc(0) : pngChunk('eXIf', orientationTiff(orientation)),
       skip: seen,
     };
   };
