@@ -18,6 +18,16 @@ const GATED = [
   'uploads.password_hash',
 ] as const;
 
+/** The columns of LinkRow. */
+const SERVED = [
+  ...GATED,
+  'uploads.mime_type',
+  'uploads.original_filename',
+  'uploads.created_at',
+  'uploads.size',
+  'uploads.storage_key',
+] as const;
+
 /** What serving a file needs of its upload. */
 export type LinkRow = GatedRow &
   Pick<UploadRow, 'mime_type' | 'original_filename' | 'created_at' | 'size' | 'storage_key'>;
@@ -48,15 +58,7 @@ export function createLinksRepository(db: Db) {
       const query = db
         .selectFrom('slugs')
         .innerJoin('uploads', 'uploads.id', 'slugs.upload_id')
-        .select([
-          'slugs.slug',
-          ...GATED,
-          'uploads.mime_type',
-          'uploads.original_filename',
-          'uploads.created_at',
-          'uploads.size',
-          'uploads.storage_key',
-        ])
+        .select(['slugs.slug', ...SERVED])
         .where('slugs.slug', 'in', slugs.slice(i, i + LINK_BATCH))
         .compile();
       // It runs for nearly every download: PostgreSQL plans it once per connection and size.
@@ -88,12 +90,7 @@ export function createLinksRepository(db: Db) {
         .innerJoin('uploads', 'uploads.id', 'slugs.upload_id')
         .innerJoin('users', 'users.id', 'uploads.user_id')
         .select([
-          ...GATED,
-          'uploads.mime_type',
-          'uploads.original_filename',
-          'uploads.created_at',
-          'uploads.size',
-          'uploads.storage_key',
+          ...SERVED,
           'uploads.short_code',
           'uploads.thumbnail_status',
           'uploads.width',
