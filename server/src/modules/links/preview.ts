@@ -6,7 +6,7 @@
  * put in the page is a read of the file: an administrator's of another user's private one is
  * recorded as the raw link records it.
  */
-import fsp from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 import type { Actor } from '../../lib/caller.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { createGate, GateRequest, Refusal } from './gate.ts';
@@ -54,36 +54,13 @@ export type PreviewAnswer = { kind: 'not-found' } | Refusal | { kind: 'page'; pa
 export function createPreviews(deps: {
   findPreview: (slug: string) => Promise<PreviewRow | undefined>;
   gate: ReturnType<typeof createGate>['gate'];
-  storage: Pick<Storage, 'read' | 'localPath'>;
+  storage: Pick<Storage, 'get'>;
   isSlug: (slug: string) => boolean;
   /** The uploader's embed settings for this upload, and its thumbnail anyone may fetch. */
   describe: (row: PreviewRow) => Promise<{ embed: EmbedSettings; thumbnailUrl: string | null }>;
   /** The page is about to hold the file's text: the raw link's audit of a read (service.ts). */
   onRead: (viewer: Actor | null, row: PreviewRow) => Promise<void>;
 }) {
-  /**
-   * The object's first `length` bytes. A local file is read through the thread pool: the
-   * store's read is synchronous, made for small bodies, and 512 KiB of it for every visitor
-   * would hold every other request up. Other stores' reads are asynchronous already.
-   */
-  async function readStart(key: string, length: number): Promise<Buffer> {
-    const file = deps.storage.localPath(key);
-    if (!file) return deps.storage.read(key, { start: 0, end: length - 1 });
-    const fh = await fsp.open(file, 'r');
-    try {
-      const bytes = Buffer.allocUnsafe(length);
-      let n = 0;
-      while (n < length) {
-        const { bytesRead } = await fh.read(bytes, n, length - n, n);
-        if (bytesRead === 0) break; // the file ends early
-        n += bytesRead;
-      }
-      return bytes.subarray(0, n);
-    } finally {
-      await fh.close();
-    }
-  }
-
   /** The first bytes of a text upload as a string (a character cut at the end is left out). */
   async function readText(row: PreviewRow): Promise<{ text: string; binary: boolean } | null> {
     const size = Number(row.size);
@@ -91,7 +68,9 @@ export function createPreviews(deps: {
     const length = Math.min(size, PREVIEW_TEXT_BYTES);
     let bytes: Buffer;
     try {
-      bytes = await readStart(row.storage_key, length);
+      // The store's streaming read, never its synchronous one for small bodies: 512 KiB of it
+      // for every visitor would hold every other request up.
+      bytes = await buffer(await deps.storage.get(row.storage_key, { start: 0, end: length - 1 }));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
