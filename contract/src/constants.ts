@@ -12,6 +12,11 @@ export const APP_THEME_COLOR = '#0a0a0a';
 /** Which link a user's clients hand out: the file itself, or its preview page (/v/{slug}). */
 export const LINK_STYLES = ['raw', 'preview'] as const;
 export type LinkStyle = (typeof LINK_STYLES)[number];
+/**
+ * The most of a text the preview page holds (512 KiB): the server puts this much in the page,
+ * and the page's script fetches as much of a view-limited text; "Show all" loads the rest.
+ */
+export const PREVIEW_TEXT_BYTES = 512 * 1024;
 
 /** What an embed's title template may name, each as {name}. */
 export const EMBED_PLACEHOLDERS = ['filename', 'size', 'date', 'username'] as const;

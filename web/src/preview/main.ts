@@ -4,10 +4,8 @@
  * files that need them, "Show all" past what the server put in the page, and the text of a
  * view-limited upload fetched from its raw link (that fetch is the view).
  */
+import { PREVIEW_TEXT_BYTES } from '@upshot/contract/constants';
 import './preview.css';
-
-/** What the server puts in a page at most; a view-limited text is fetched up to as much. */
-const PAGE_TEXT_BYTES = 512 * 1024;
 
 const main = document.querySelector<HTMLElement>('main.page');
 const pre = document.querySelector<HTMLPreElement>('#text');
@@ -40,7 +38,7 @@ async function showText(pre: HTMLPreElement, text: string) {
 async function fetchText(url: string, range: boolean): Promise<string> {
   const res = await fetch(url, {
     credentials: 'same-origin',
-    headers: range ? { range: `bytes=0-${PAGE_TEXT_BYTES - 1}` } : {},
+    headers: range ? { range: `bytes=0-${PREVIEW_TEXT_BYTES - 1}` } : {},
   });
   if (!res.ok) throw new Error(`${res.status}`);
   const bytes = await res.arrayBuffer();

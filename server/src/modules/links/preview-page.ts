@@ -4,6 +4,7 @@
  * own script (web/src/preview/, found through the web build's manifest) highlights text, renders
  * Markdown through a sanitizer, and fetches what the server does not put in the page.
  */
+import { PREVIEW_TEXT_BYTES } from '@upshot/contract';
 import { escapeHtml, formatBytes, formatUtcDateTime } from '../../lib/format.ts';
 import type { PreviewPage } from './preview.ts';
 import { typeLabel } from './preview-kinds.ts';
@@ -52,7 +53,7 @@ function textBlock(page: PreviewPage, rawUrl: string, size: number): string {
       : '',
   ].join('');
   const note = page.truncated
-    ? `<p class="note" id="truncated-note">Showing the first 512 KB.</p>`
+    ? `<p class="note" id="truncated-note">Showing the first ${formatBytes(PREVIEW_TEXT_BYTES)}.</p>`
     : '';
   const loading = page.fetchText
     ? '<p class="note" id="text-status" role="status">Loading…</p>'

@@ -174,6 +174,7 @@ describe('GET /v/{slug}', () => {
     expect(Buffer.byteLength(shown)).toBeGreaterThan(512 * 1024 - 4);
     expect(text.startsWith(shown)).toBe(true); // no half character at the end
     expect(res.body).toMatch(/<a class="tool" id="show-all" href="[^"]+\/[a-z0-9]+">Show all/);
+    expect(res.body).toContain('<p class="note" id="truncated-note">Showing the first 512 KB.</p>');
   });
 
   it("reads the page's text without holding the server up (no synchronous read)", async () => {

@@ -7,14 +7,13 @@
  * recorded as the raw link records it.
  */
 import { buffer } from 'node:stream/consumers';
+import { PREVIEW_TEXT_BYTES } from '@upshot/contract';
 import type { Actor } from '../../lib/caller.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { createGate, GateRequest, Refusal } from './gate.ts';
 import { previewOf, type Preview } from './preview-kinds.ts';
 import type { PreviewRow } from './repository.ts';
 
-/** The most of a text the server puts in a page; "Show all" loads the rest in the browser. */
-export const PREVIEW_TEXT_BYTES = 512 * 1024;
 /** A text whose first bytes hold a NUL is binary, whatever its type says. */
 const BINARY_SNIFF_BYTES = 8192;
 
