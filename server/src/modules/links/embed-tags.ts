@@ -7,6 +7,7 @@
  */
 import { fillEmbedTitle } from '@upshot/contract';
 import { escapeHtml, formatBytes, formatUtcDate, formatUtcDateTime } from '../../lib/format.ts';
+import { isDescribable } from './policy.ts';
 import type { EmbedSettings, EmbedSettingsOf, PreviewPage } from './preview.ts';
 import type { PreviewRow } from './repository.ts';
 
@@ -38,11 +39,6 @@ export type EmbedInput = {
   oembedUrl: string;
 };
 
-/** Whether the page may describe its upload to whoever asks: public, no password. */
-export function describable(page: PreviewPage): boolean {
-  return page.row.is_public === 1 && page.row.password_hash === null;
-}
-
 const meta = (kind: 'property' | 'name', key: string, value: string | number) =>
   `<meta ${kind}="${key}" content="${escapeHtml(String(value))}">`;
 const og = (key: string, value: string | number) => meta('property', `og:${key}`, value);
@@ -53,7 +49,7 @@ export function embedTagsHtml(input: EmbedInput): string {
   const { page, pageUrl, rawUrl } = input;
   const settings = page.embed;
   const tags = [meta('name', 'theme-color', settings.color)];
-  if (!describable(page)) return tags.join('\n');
+  if (!isDescribable(page.row)) return tags.join('\n');
   const { row } = page;
   const description = `${formatBytes(Number(row.size))} · ${formatUtcDateTime(row.created_at)}`;
   const media = row.max_views === null; // a crawler's fetch of a view-limited file is a view

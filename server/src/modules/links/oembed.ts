@@ -8,7 +8,7 @@
 import type { OEmbedResponse } from '@upshot/contract';
 import type { Clock } from '../../lib/clock.ts';
 import { escapeHtml } from '../../lib/format.ts';
-import { isExpired, isUsedUp } from './policy.ts';
+import { isDescribable, isExpired, isUsedUp } from './policy.ts';
 import { previewOf } from './preview-kinds.ts';
 import type { PreviewRow } from './repository.ts';
 
@@ -79,8 +79,9 @@ export function createOEmbed(deps: {
       };
     }
     const row = await deps.findPreview(slug);
-    const open = row && row.is_public === 1 && row.password_hash === null;
-    if (!open || isExpired(row, deps.clock.now()) || isUsedUp(row)) return { kind: 'not-found' };
+    if (!row || !isDescribable(row) || isExpired(row, deps.clock.now()) || isUsedUp(row)) {
+      return { kind: 'not-found' };
+    }
     const { embed, thumbnailUrl } = await deps.describe(row);
     const { title, siteName } = embed;
     const fileUrl = `${deps.contentUrl}/${encodeURIComponent(slug)}`;

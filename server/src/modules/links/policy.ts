@@ -45,6 +45,14 @@ export function isExpired(upload: Pick<UploadRow, 'expires_at'>, now: Date): boo
   return upload.expires_at !== null && Date.parse(upload.expires_at) <= now.getTime();
 }
 
+/**
+ * Whether the upload's page may describe it to whoever asks (its embed tags, its oEmbed answer,
+ * its title): public and no password, since a crawler never unlocks.
+ */
+export function isDescribable(upload: Pick<UploadRow, 'is_public' | 'password_hash'>): boolean {
+  return upload.is_public === 1 && upload.password_hash === null;
+}
+
 /** Whether every view the link allows has been spent. */
 export function isUsedUp(upload: Pick<UploadRow, 'max_views' | 'views_used'>): boolean {
   return upload.max_views !== null && Number(upload.views_used) >= Number(upload.max_views);

@@ -24,7 +24,8 @@ import { baseHeaders, keptFileHeaders, PAGE_HEADERS, setCookieHeader } from './p
 import type { Refusal } from './gate.ts';
 import { previewCsp } from './content-policy.ts';
 import { previewPageHtml, type PreviewAssets } from './preview-page.ts';
-import { describable, embedTagsHtml } from './embed-tags.ts';
+import { embedTagsHtml } from './embed-tags.ts';
+import { isDescribable } from './policy.ts';
 import type { Body, LinkRequest, LinksService } from './service.ts';
 import { isOpenToAll, type LinkCookie } from './urls.ts';
 
@@ -235,7 +236,7 @@ export function linksRoutes(deps: {
           assets: deps.previewAssets,
           nonce,
           // A page that may not describe its upload names it only to who may open it.
-          title: describable(page) ? page.embed.title : page.row.original_filename,
+          title: isDescribable(page.row) ? page.embed.title : page.row.original_filename,
           tags: embedTagsHtml({ page, pageUrl, rawUrl, oembedUrl }),
         }),
       );
