@@ -5,7 +5,6 @@
  * and the URLs and cookies links are shared and opened by (urls.ts), which uploads and stats
  * present.
  */
-import type { FastifyReply } from 'fastify';
 import type { Db } from '../../db/database.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { verifyPassword } from '../../lib/passwords.ts';
@@ -13,8 +12,6 @@ import type { Logger } from '../../lib/logger.ts';
 import type { Storage } from '../../storage/storage.ts';
 import type { AuditService } from '../audit/index.ts';
 import type { Module } from '../module.ts';
-import { noSuchLinkPage } from './pages.ts';
-import { PAGE_HEADERS } from './presenter.ts';
 import { createLinksRepository } from './repository.ts';
 import { linksRoutes } from './routes.ts';
 import type { AttemptLimits } from './gate.ts';
@@ -27,11 +24,7 @@ export { FILE_CSP, fileCsp } from './content-policy.ts';
 export { createLinkUrls, VIEW_GRANT_TTL_MS, type LinkUrls } from './urls.ts';
 export type { LinksService } from './service.ts';
 export type { PreviewAssets } from './preview-page.ts';
-
-/** What a link that does not exist answers: the content origin's not-found page too. */
-export function sendNoSuchLink(reply: FastifyReply): FastifyReply {
-  return reply.status(404).headers(PAGE_HEADERS).send(noSuchLinkPage());
-}
+export { sendNoSuchLink } from './routes.ts';
 
 export function createLinksModule(deps: {
   db: Db;

@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NotFoundError, NotImplementedError, ValidationError } from '../../errors.ts';
 import { headerValue, utf8HeaderValue } from '../../lib/headers.ts';
-import { route } from '../../plugins/route-table.ts';
+import { route, type RouteContext } from '../../plugins/route-table.ts';
 import { pumpFile } from './file-pump.ts';
 import {
   crossSitePage,
@@ -86,6 +86,11 @@ function sendFile(reply: FastifyReply, file: FileHandle, start: number, length: 
   return reply;
 }
 
+/** What a link that does not exist answers: the content origin's not-found page too. */
+export function sendNoSuchLink(reply: FastifyReply): FastifyReply {
+  return reply.status(404).headers(PAGE_HEADERS).send(noSuchLinkPage());
+}
+
 /** A link the gate turned away: the page that says why (401, 410 or 429). */
 function refuse(reply: FastifyReply, refusal: Refusal) {
   reply.headers(PAGE_HEADERS);
@@ -133,27 +138,26 @@ export function linksRoutes(deps: {
   const apiBase = `${deps.publicUrl}${API_BASE}`;
 
   /** POST /{slug} and /v/{slug}: the password form; back to where it was posted from. */
-  const unlock = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    slug: string,
-    password: string,
-    back: string,
-  ) => {
+  const unlock = async ({
+    request,
+    reply,
+    params,
+    body,
+  }: RouteContext<typeof API.unlockFile | typeof API.unlockPreview>) => {
+    const { slug } = params;
     // Another site's page could post wrong passwords from its visitors' browsers, to hold
     // the link at its limit: the browser says where a form came from.
     if (request.headers['sec-fetch-site'] === 'cross-site') {
       return reply.status(403).headers(PAGE_HEADERS).send(crossSitePage());
     }
-    const answer = await links.unlock(slug, password, linkRequest(request));
+    const answer = await links.unlock(slug, body.password, linkRequest(request));
     // A page, as the form's browser expects, the same for a link missing or private.
-    if (answer.kind === 'not-found') {
-      return reply.status(404).headers(PAGE_HEADERS).send(noSuchLinkPage());
-    }
+    if (answer.kind === 'not-found') return sendNoSuchLink(reply);
     if (answer.kind !== 'unlocked') return refuse(reply, answer);
     if (answer.cookie) reply.header('set-cookie', cookie(answer.cookie, slug));
-    // Relative: back to the address posted from, whatever prefix a proxy serves it under.
-    return reply.header('cache-control', 'no-store').redirect(back, 303);
+    // Relative (the last segment, /{slug} or /v/{slug} alike): back to the address posted
+    // from, whatever prefix a proxy serves it under.
+    return reply.header('cache-control', 'no-store').redirect(encodeURIComponent(slug), 303);
   };
   return [
     route(API.thumbnail, async ({ request, reply, params }) => {
@@ -198,18 +202,12 @@ export function linksRoutes(deps: {
       if (answer.grant) reply.header('set-cookie', cookie(answer.grant, params.slug));
       return send(reply, answer.body, range?.start ?? 0, length);
     }),
-    route(API.unlockFile, async ({ request, reply, params, body }) =>
-      unlock(request, reply, params.slug, body.password, encodeURIComponent(params.slug)),
-    ),
-    route(API.unlockPreview, async ({ request, reply, params, body }) =>
-      unlock(request, reply, params.slug, body.password, encodeURIComponent(params.slug)),
-    ),
+    route(API.unlockFile, unlock),
+    route(API.unlockPreview, unlock),
     route(API.preview, async ({ request, reply, params }) => {
       const req = linkRequest(request);
       const answer = await links.preview(params.slug, req);
-      if (answer.kind === 'not-found') {
-        return reply.status(404).headers(PAGE_HEADERS).send(noSuchLinkPage());
-      }
+      if (answer.kind === 'not-found') return sendNoSuchLink(reply);
       if (answer.kind !== 'page') return refuse(reply, answer);
       const { page } = answer;
       // The slug as opened, not the upload's other address: the cookies are that path's.
