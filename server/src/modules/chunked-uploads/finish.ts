@@ -13,6 +13,7 @@ import {
   intakeStored,
   linkColumns,
   type LinkColumns,
+  type StrippedCopy,
   type UploadsService,
 } from '../uploads/index.ts';
 import type { ChunkedUploadsRepository } from './repository.ts';
@@ -87,29 +88,28 @@ export async function finishCompletion(
     await sessions.releaseCompletion(uploadId, claim).catch(() => undefined);
     throw err;
   }
-  // The joined bytes, once a stripped copy stands in for them (a failure is logged, and
-  // the orphan sweep takes them).
-  let copied = false;
-  const removeJoined = () =>
-    storage
-      .delete(session.storage_key)
-      .catch((err: unknown) => deps.onError(err, { uploadId, action: 'remove joined bytes' }));
+  // Bytes no upload points at (a failure is logged, and the orphan sweep takes them): the
+  // joined ones once a stripped copy stands in for them, or a copy made again by a repeated
+  // completion whose upload has its own.
+  const remove = (key: string, action: string) =>
+    storage.delete(key).catch((err: unknown) => deps.onError(err, { uploadId, action }));
+  let stripped: StrippedCopy | null = null;
   let result: { row: UploadRow; created: boolean };
   try {
     // Chunks come in any order, may be sent again and land on any instance: the type is
     // sniffed once, from the joined bytes, and a picture loses its metadata here, once,
     // as a copy beside them (the parts may not be changed in place).
-    const { mimeType, stripped } = await intakeStored(storage, session.storage_key, {
+    const intake = await intakeStored(storage, session.storage_key, {
       claimed: session.mime_type,
       size: Number(session.total_size),
       strip: await uploads.stripsMetadata(owner),
     });
-    copied = stripped !== null;
+    stripped = intake.stripped;
     result = await uploads.record({
       id: session.id,
       owner,
       filename: session.filename,
-      mimeType,
+      mimeType: intake.mimeType,
       size: stripped?.size ?? Number(session.total_size),
       sha256: stripped?.sha256 ?? null,
       link: linkColumnsOf(session, clock.now()),
@@ -120,13 +120,16 @@ export async function finishCompletion(
       // Refused for the quota: the session is over, and none of its bytes stay (record()
       // removed what it was given; when that was a stripped copy, the joined bytes go here).
       await sessions.delete(uploadId);
-      if (copied) await removeJoined();
+      if (stripped) await remove(session.storage_key, 'remove joined bytes');
     } else {
       // The joined bytes stay, and the session takes no chunk (there are no parts left to
       // write to): the next completion takes over at once and records them.
       await sessions.releaseCompletion(uploadId, claim).catch(() => undefined);
     }
     throw err;
+  }
+  if (stripped && result.row.storage_key !== stripped.storageKey) {
+    await remove(stripped.storageKey, 'remove a copy made again');
   }
   // The upload exists and is charged: that is the answer, even if marking the session
   // fails (a retry or a takeover finds the upload under the session's id).
@@ -136,6 +139,8 @@ export async function finishCompletion(
   );
   // When the upload is a stripped copy, its joined bytes go only once the session is
   // marked, for a completion repeated before then joins them again.
-  if (marked && result.row.storage_key !== session.storage_key) await removeJoined();
+  if (marked && result.row.storage_key !== session.storage_key) {
+    await remove(session.storage_key, 'remove joined bytes');
+  }
   return result;
 }

@@ -20,7 +20,7 @@ export { type UploadPresenter } from './presenter.ts';
 export { ffmpegAvailable, ffprobeBeside } from './thumbnails.ts';
 export type { UploadsService } from './service.ts';
 export { linkColumns, type LinkAsk, type LinkColumns } from './link-settings.ts';
-export { intakeStored } from './intake.ts';
+export { intakeStored, type StrippedCopy } from './intake.ts';
 
 export function createUploadsModule(deps: {
   db: Db;

@@ -278,6 +278,45 @@ describe('a chunked upload of a picture with metadata', () => {
     expect((await served(up)).equals(bytes)).toBe(true);
   });
 
+  it('keeps one copy when completed again before its session was marked', async () => {
+    const { auth } = await signIn(ctx);
+    const photo = await photoWithMetadata('jpeg', 800);
+    const id = await startChunked(ctx, auth, photo, SMALL, { filename: 'big.jpg', mimeType: '' });
+    const joinedKey = (await sessionRow(ctx, id))!.storage_key;
+    await sendAll(ctx, auth, id, photo, SMALL);
+    const parts = await ctx.handle.db
+      .selectFrom('chunked_upload_parts')
+      .selectAll()
+      .where('upload_id', '=', id)
+      .execute();
+    const first = await completeChunked(ctx, auth, id);
+    expect(first.statusCode, first.body).toBe(201);
+    const up = first.json<{ upload: UploadJson }>().upload;
+    const bytes = await served(up);
+    // As if marking the session had failed: it stays open with its parts' rows, and its
+    // joined bytes are kept.
+    const joined = path.join(ctx.dataDir, 'files', joinedKey);
+    fs.mkdirSync(path.dirname(joined), { recursive: true });
+    fs.writeFileSync(joined, photo);
+    await ctx.handle.db.insertInto('chunked_upload_parts').values(parts).execute();
+    await ctx.handle.db
+      .updateTable('chunked_uploads')
+      .set({ status: 'open', upload_id: null, claim: null, claimed_at: null })
+      .where('id', '=', id)
+      .execute();
+    await ctx.background.drain(); // its thumbnail made
+    const files = path.join(ctx.dataDir, 'files');
+    const before = filesUnder(files);
+
+    // Stripped again, recorded as the upload that exists: the second copy goes, and so do the
+    // joined bytes once the session is marked.
+    const again = await completeChunked(ctx, auth, id);
+    expect(again.json<{ upload: UploadJson }>().upload.id).toBe(up.id);
+    expect((await served(up)).equals(bytes)).toBe(true);
+    expect(joinedExists(joinedKey)).toBe(false);
+    expect(filesUnder(files)).toEqual(before.filter((file) => !joined.endsWith(file)));
+  });
+
   it('leaves none of its bytes when the quota refuses it', async () => {
     const { user, auth } = await signIn(ctx);
     const photo = await photoWithMetadata('jpeg', 800);

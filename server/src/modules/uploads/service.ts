@@ -159,13 +159,7 @@ export function createUploadsService(deps: {
         const remaining = await uploads.remainingQuota(input.owner.id, input.id);
         throw new PayloadTooLargeError(quotaMessage(remaining));
       }
-      if ('existing' in result) {
-        // A repeated completion's stripped copy, made again: the upload has its own.
-        if (result.existing.storage_key !== input.storageKey) {
-          await storage.delete(input.storageKey).catch(() => undefined);
-        }
-        return { row: result.existing, created: false };
-      }
+      if ('existing' in result) return { row: result.existing, created: false };
       if (tasks.length > 0) deps.kickTasks();
       return { row: result.inserted, created: true };
     }
